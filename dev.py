@@ -1,0 +1,115 @@
+"""tinygrad_ko 개발 명령 모음: 가상 환경을 만들고, 사이트를 띄우고, 테스트를 돌립니다.
+
+    python3 dev.py serve   # 사이트를 http://127.0.0.1:8000 에 띄웁니다
+    python3 dev.py test    # 린트, 단위 테스트, 문서 코드 블록, 노트북, 브라우저 테스트
+
+두 명령 모두 처음 한 번 `.venv/`를 만들고 `requirements/constraints.txt`에 고정된 버전을
+설치합니다. 다음 실행부터는 pyproject.toml 과 constraints.txt 가 바뀌지 않았다면
+설치를 건너뜁니다. 표준 라이브러리만 쓰므로 파이썬 3.11 이상만 있으면 됩니다.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
+STAMP = VENV / "tinygrad_ko-installed.txt"
+MIN_PYTHON = (3, 11)
+
+
+def venv_python() -> Path:
+    sub = "Scripts/python.exe" if os.name == "nt" else "bin/python"
+    return VENV / sub
+
+
+def install_fingerprint() -> str:
+    """설치에 영향을 주는 파일과 파이썬 버전의 해시. 이것이 같으면 다시 설치하지 않습니다."""
+    digest = hashlib.sha256(sys.version.encode())
+    for path in (ROOT / "pyproject.toml", CONSTRAINTS):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_venv() -> Path:
+    if sys.version_info < MIN_PYTHON:
+        sys.exit(
+            f"파이썬 {sys.version.split()[0]} 으로 실행했습니다. "
+            f"tinygrad_ko 는 {MIN_PYTHON[0]}.{MIN_PYTHON[1]} 이상이 필요합니다."
+        )
+    python = venv_python()
+    if not python.exists():
+        print(f"[dev] 가상 환경을 만듭니다: {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    fingerprint = install_fingerprint()
+    if STAMP.exists() and STAMP.read_text() == fingerprint:
+        return python
+    print("[dev] 고정된 의존성을 설치합니다 (처음 한 번, 또는 의존성이 바뀐 뒤).", flush=True)
+    run(
+        python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
+        "-c", str(CONSTRAINTS), "-e", ".[test,docs]",
+    )  # fmt: skip
+    STAMP.write_text(fingerprint)
+    return python
+
+
+def run(*args: object, env: dict[str, str] | None = None) -> None:
+    completed = subprocess.run([str(a) for a in args], cwd=ROOT, env=env)
+    if completed.returncode != 0:
+        sys.exit(completed.returncode)
+
+
+def tool_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["NO_MKDOCS_2_WARNING"] = "1"  # Material 9.x 의 mkdocs 2.0 안내 배너를 숨깁니다.
+    env.setdefault("PYTHONHASHSEED", "0")
+    return env
+
+
+def cmd_serve(extra: list[str]) -> None:
+    python = ensure_venv()
+    run(python, "-m", "mkdocs", "serve", "-a", "127.0.0.1:8000", *extra, env=tool_env())
+
+
+def cmd_build(extra: list[str]) -> None:
+    python = ensure_venv()
+    run(python, "-m", "mkdocs", "build", "--strict", *extra, env=tool_env())
+
+
+def cmd_test(extra: list[str]) -> None:
+    python = ensure_venv()
+    env = tool_env()
+    run(python, "-m", "ruff", "check", ".", env=env)
+    run(python, "-m", "ruff", "format", "--check", ".", env=env)
+    run(python, "-m", "pytest", "--codeblocks", "--nbmake", *extra, env=env)
+
+
+def cmd_bench(extra: list[str]) -> None:
+    python = ensure_venv()
+    run(python, "benchmarks/run.py", *extra, env=tool_env())
+
+
+COMMANDS = {
+    "serve": cmd_serve,
+    "test": cmd_test,
+    "build": cmd_build,
+    "bench": cmd_bench,
+}
+
+
+def main(argv: list[str]) -> None:
+    if not argv or argv[0] not in COMMANDS:
+        names = ", ".join(COMMANDS)
+        got = argv[0] if argv else "(없음)"
+        sys.exit(f"알 수 없는 명령: {got}. 다음 중 하나를 주세요: {names}\n{__doc__}")
+    COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

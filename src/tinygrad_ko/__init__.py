@@ -1,0 +1,1 @@
+"""tinygrad_ko"""
