@@ -1,0 +1,62 @@
+"""역전파 활성/비활성 모드를 스레드마다 따로 관리합니다.
+
+책의 DeZero는 `Config.enable_backprop`을 전역 클래스 속성으로 둡니다. 그러면 한 스레드가
+`no_grad()`에 들어가는 순간 다른 모든 스레드도 계산 그래프를 기록하지 않게 됩니다.
+여기서는 값을 `contextvars.ContextVar`에 담아, 스레드(와 asyncio 작업)마다 독립적으로 둡니다.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
+# 설정 이름 -> 그 설정을 담는 ContextVar. 새 스레드는 기본값에서 시작합니다.
+_SETTINGS: dict[str, contextvars.ContextVar[bool]] = {
+    "enable_backprop": contextvars.ContextVar("enable_backprop", default=True),
+}
+
+
+def _setting(name: object) -> contextvars.ContextVar[bool]:
+    try:
+        return _SETTINGS[name]  # type: ignore[index]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_SETTINGS))
+        raise AttributeError(
+            f"알 수 없는 설정 이름입니다: {name!r}. 사용할 수 있는 이름: {known}"
+        ) from None
+
+
+class _ConfigMeta(type):
+    """`Config.enable_backprop`을 읽고 쓰면 현재 스레드의 값이 바뀌도록 합니다."""
+
+    @property
+    def enable_backprop(cls) -> bool:
+        return _SETTINGS["enable_backprop"].get()
+
+    @enable_backprop.setter
+    def enable_backprop(cls, value: bool) -> None:
+        _SETTINGS["enable_backprop"].set(bool(value))
+
+
+class Config(metaclass=_ConfigMeta):
+    """엔진의 설정. `Config.enable_backprop`은 현재 스레드에서 계산 그래프를 기록할지 정합니다."""
+
+
+@contextlib.contextmanager
+def using_config(name: str, value: bool) -> Iterator[None]:
+    """`with` 블록(또는 데코레이터로 감싼 함수) 안에서만 설정 `name`을 `value`로 바꿉니다.
+
+    블록이 예외로 끝나도 이전 값으로 되돌립니다. `contextlib.contextmanager`로 만든 객체는
+    `ContextDecorator`이기도 하므로 `@using_config("enable_backprop", False)`처럼 쓸 수 있습니다.
+    """
+    token = _setting(name).set(bool(value))
+    try:
+        yield
+    finally:
+        _setting(name).reset(token)
+
+
+def no_grad() -> contextlib.AbstractContextManager[None]:
+    """역전파 비활성 모드: 추론처럼 미분이 필요 없을 때 계산 그래프를 기록하지 않습니다."""
+    return using_config("enable_backprop", False)

@@ -1,0 +1,265 @@
+"""최종 엔진의 뼈대: 변수(`Variable`), 함수(`Function`), 그리고 역전파(`backward`).
+
+책의 DeZero(제2고지 끝)와 같은 설계이지만, 책의 코드가 무너지는 곳을 고쳤습니다.
+
+- 역전파는 재귀 없이 반복문으로 돌고, 함수를 세대 순서대로 우선순위 큐(heapq)에서 꺼냅니다.
+  책처럼 삽입할 때마다 정렬하지 않으므로, 가지가 많은 그래프에서도 느려지지 않습니다.
+- 말단 변수에서 `backward()`를 불러도 됩니다(미분값이 1로 채워질 뿐입니다).
+- 출력이 여럿인 함수에서 쓰이지 않은 출력이 이미 사라졌거나 미분값이 없으면 0으로 봅니다.
+- 같은 `Function` 인스턴스를 두 번 호출하면, 두 번째 호출부터는 인스턴스의 얕은 복사본이
+  새 노드가 됩니다. 첫 번째 그래프는 그대로 남습니다.
+- 미분값을 누적할 때 다른 변수나 사용자의 배열과 같은 객체를 공유하지 않습니다.
+- 잘못된 입력과 잘못된 모양의 미분값은 한국어 메시지와 함께 바로 거부합니다. 검사는 값을
+  바꾸기 전에 하므로 그래프가 반쯤 갱신된 채 남지 않습니다.
+- 역전파 활성 모드는 스레드마다 따로입니다(`config.py`).
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import itertools
+import weakref
+from numbers import Number
+
+import numpy as np
+
+from .config import Config
+
+# 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
+_REJECTED_KINDS = frozenset("OSUVMm")
+
+
+def as_array(x: object) -> np.ndarray:
+    """스칼라(파이썬 수, NumPy 스칼라)를 0차원 ndarray로 바꿉니다. ndarray는 그대로 돌려줍니다.
+
+    NumPy 연산은 0차원 배열끼리 계산하면 `np.float64` 같은 스칼라를 돌려주므로,
+    함수의 출력을 `Variable`에 담기 전에 이 함수로 다시 배열로 만듭니다.
+    """
+    if isinstance(x, np.ndarray):
+        return x
+    if np.isscalar(x):
+        return np.array(x)
+    return x  # type: ignore[return-value]
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class Variable:
+    """데이터(`data`)와 그 미분값(`grad`)을 담는 상자이자 계산 그래프의 변수 노드입니다."""
+
+    __slots__ = ("data", "name", "grad", "creator", "generation", "__weakref__")
+    # ndarray가 왼쪽에 와도(`np.array(2.0) * x`) Variable의 연산자가 먼저 불리게 합니다.
+    __array_priority__ = 200
+
+    def __init__(self, data: np.ndarray | None, name: str | None = None) -> None:
+        if data is not None:
+            if not isinstance(data, np.ndarray):
+                raise TypeError(
+                    f"Variable에는 numpy.ndarray(또는 None)만 넣을 수 있습니다. "
+                    f"받은 값: {type(data).__name__} {_describe(data)}. "
+                    f"np.array(...)로 감싸서 넘겨 주세요."
+                )
+            if data.dtype.kind in _REJECTED_KINDS:
+                raise TypeError(
+                    f"Variable에는 수치형 배열만 넣을 수 있습니다. 받은 배열의 dtype: {data.dtype}. "
+                    f"np.asarray(..., dtype=float)처럼 수치형으로 바꿔 주세요."
+                )
+        self.data = data
+        self.name = name
+        self.grad: np.ndarray | None = None
+        self.creator: Function | None = None
+        self.generation = 0
+
+    # --- ndarray처럼 보이게 하는 편의 기능 -------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    @property
+    def size(self) -> int:
+        return self.data.size
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.data.dtype
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __repr__(self) -> str:
+        if self.data is None:
+            return "variable(None)"
+        body = str(self.data).replace("\n", "\n" + " " * 9)
+        return f"variable({body})"
+
+    # --- 계산 그래프 ---------------------------------------------------------------
+    def set_creator(self, func: Function) -> None:
+        """이 변수를 만든 함수(창조자)를 기억하고, 세대를 창조자보다 하나 크게 둡니다."""
+        self.creator = func
+        self.generation = func.generation + 1
+
+    def cleargrad(self) -> None:
+        """미분값을 지웁니다. 같은 변수로 새 계산을 미분하기 전에 부릅니다."""
+        self.grad = None
+
+    def backward(self, retain_grad: bool = False) -> None:
+        """이 변수에서 시작해 계산 그래프를 거꾸로 따라가며 모든 입력의 미분값을 구합니다.
+
+        `retain_grad=False`(기본값)이면 창조자가 있는 변수(중간 변수와 이 변수 자신)의
+        미분값은 쓰고 나서 지웁니다. 말단 변수의 미분값만 남습니다.
+        """
+        if self.data is None:
+            raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
+        if self.grad is None:
+            self.grad = np.ones_like(self.data)
+        else:
+            _check_grad_shape(self.grad, self, "미리 넣어 둔 미분값(grad)")
+            # 사용자가 넣어 둔 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 됩니다.
+            self.grad = np.array(self.grad, copy=True)
+        if self.creator is None:
+            return  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
+
+        # (세대의 음수, 넣은 순서, 함수): 세대가 큰 함수부터, 같은 세대는 넣은 순서대로.
+        heap: list[tuple[int, int, Function]] = []
+        seen: set[int] = set()
+        order = itertools.count()
+
+        def push(func: Function) -> None:
+            if id(func) not in seen:
+                seen.add(id(func))
+                heapq.heappush(heap, (-func.generation, next(order), func))
+
+        push(self.creator)
+        while heap:
+            func = heapq.heappop(heap)[2]
+            gys = func.output_grads()
+            gxs = func.backward(*gys)
+            gxs = _checked_grads(func, gxs)
+
+            # 아직 다른 곳(남겨 둘 출력의 미분값, 앞서 넘긴 다른 입력)이 쥐고 있는 배열이면 복사합니다.
+            held = {id(gy) for gy in gys} if retain_grad else set()
+            for x, gx in zip(func.inputs, gxs, strict=True):
+                if gx is None:
+                    continue
+                if x.grad is None:
+                    x.grad = gx.copy() if id(gx) in held else gx
+                else:
+                    x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
+                held.add(id(x.grad))
+                if x.creator is not None:
+                    push(x.creator)
+
+            if not retain_grad:
+                for ref in func.outputs:
+                    y = ref()
+                    if y is not None:
+                        y.grad = None
+
+
+def _check_grad_shape(grad: object, var: Variable, what: str) -> None:
+    if not isinstance(grad, np.ndarray):
+        raise TypeError(
+            f"{what}은(는) numpy.ndarray여야 합니다. 받은 값: {type(grad).__name__}. "
+            f"np.array(...)로 감싸 주세요."
+        )
+    if grad.shape != var.data.shape:
+        raise ValueError(
+            f"{what}의 모양 {grad.shape}이(가) 변수의 모양 {var.data.shape}과(와) 다릅니다. "
+            f"변수와 같은 모양의 배열을 넣어 주세요."
+        )
+
+
+def _checked_grads(func: Function, gxs: object) -> tuple:
+    """값을 하나라도 바꾸기 전에 backward의 결과 전체를 검사하고 튜플로 맞춥니다.
+
+    0차원 배열끼리의 NumPy 연산은 `np.float64` 같은 스칼라를 돌려주므로 0차원 배열로 바꿉니다.
+    """
+    if not isinstance(gxs, tuple):
+        gxs = (gxs,)
+    gxs = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in gxs)
+    name = type(func).__name__
+    if len(gxs) != len(func.inputs):
+        raise ValueError(
+            f"{name}.backward가 미분값 {len(gxs)}개를 돌려주었지만 입력은 {len(func.inputs)}개입니다. "
+            f"입력마다 하나씩(필요 없으면 None) 돌려주세요."
+        )
+    for i, (x, gx) in enumerate(zip(func.inputs, gxs, strict=True)):
+        if gx is not None:
+            _check_grad_shape(gx, x, f"{name}.backward가 돌려준 {i}번 입력의 미분값")
+    return gxs
+
+
+def as_variable(obj: object) -> Variable:
+    """Variable은 그대로, ndarray와 파이썬/NumPy 수는 Variable로 감싸서 돌려줍니다."""
+    if isinstance(obj, Variable):
+        return obj
+    if isinstance(obj, np.ndarray):
+        return Variable(obj)
+    if isinstance(obj, Number | np.generic) and not isinstance(obj, str):
+        return Variable(np.asarray(obj))
+    raise TypeError(
+        f"Variable, numpy.ndarray 또는 수가 필요합니다. 받은 값: {type(obj).__name__} "
+        f"{_describe(obj)}. 리스트라면 np.array(...)로 바꿔서 넘겨 주세요."
+    )
+
+
+class Function:
+    """함수 노드의 기반 클래스. 하위 클래스는 `forward`와 `backward`를 ndarray로 구현합니다.
+
+    호출하면 입력을 `Variable`로 맞추고, `forward`를 계산하고, 역전파 활성 모드라면
+    입력과 출력(약한 참조)을 기억해 계산 그래프에 연결합니다.
+    """
+
+    inputs: list[Variable] | None = None
+    outputs: list[weakref.ref] | None = None
+    generation = 0
+    # 출력이 여럿일 때 사라진 출력의 미분값을 0으로 채우기 위한 (모양, dtype) 목록.
+    output_specs: list[tuple[tuple[int, ...], np.dtype]] | None = None
+
+    def __call__(self, *inputs: object) -> Variable | list[Variable]:
+        variables = [as_variable(x) for x in inputs]
+        # 이미 그래프에 들어간 인스턴스를 다시 부르면 복사본을 새 노드로 씁니다.
+        node = self if self.inputs is None else copy.copy(self)
+        ys = node.forward(*[x.data for x in variables])
+        if not isinstance(ys, tuple):
+            ys = (ys,)
+        outputs = [Variable(as_array(y)) for y in ys]
+
+        if Config.enable_backprop:
+            node.generation = max(x.generation for x in variables) if variables else 0
+            for output in outputs:
+                output.set_creator(node)
+            node.inputs = variables
+            node.outputs = [weakref.ref(output) for output in outputs]
+            if len(outputs) > 1:
+                node.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
+        return outputs if len(outputs) > 1 else outputs[0]
+
+    def output_grads(self) -> list[np.ndarray]:
+        """출력들의 미분값. 사라졌거나 미분값이 없는 출력은 0으로 봅니다."""
+        grads = []
+        for i, ref in enumerate(self.outputs):
+            y = ref()
+            grad = None if y is None else y.grad
+            if grad is None:
+                if y is not None:
+                    grad = np.zeros_like(y.data)
+                else:
+                    shape, dtype = self.output_specs[i]
+                    grad = np.zeros(shape, dtype)
+            grads.append(grad)
+        return grads
+
+    def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
+        raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
+
+    def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:
+        raise NotImplementedError(f"{type(self).__name__}.backward를 구현해야 합니다.")

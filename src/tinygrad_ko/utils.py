@@ -1,0 +1,65 @@
+"""수치 미분과 기울기 확인(gradient check): 역전파가 맞는지 검증하는 도구입니다."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .config import no_grad
+from .core import Variable, as_array, as_variable
+
+
+def numerical_diff(f: Callable, x: Variable, eps: float = 1e-4) -> np.ndarray:
+    """중앙 차분으로 f의 미분을 근사합니다: (f(x + eps) - f(x - eps)) / (2 * eps).
+
+    x의 모든 원소를 한꺼번에 움직이므로, 원소별 함수(square, exp 같은)에만 맞습니다.
+    입력 원소마다 따로 움직이는 일반적인 방법은 `numerical_grad`입니다.
+    """
+    x = as_variable(x)
+    data = x.data.astype(np.float64)
+    with no_grad():
+        y0 = f(Variable(as_array(data - eps)))
+        y1 = f(Variable(as_array(data + eps)))
+    return (y1.data - y0.data) / (2 * eps)
+
+
+def numerical_grad(f: Callable, *inputs: Variable, eps: float = 1e-4) -> list[np.ndarray]:
+    """sum(f(*inputs))를 각 입력의 각 원소에 대해 중앙 차분으로 미분합니다.
+
+    입력 원소 하나마다 순전파를 두 번 하므로, 원소가 n개면 순전파가 2n번 필요합니다.
+    """
+    datas = [as_variable(x).data.astype(np.float64) for x in inputs]
+
+    def total() -> float:
+        with no_grad():
+            return float(np.sum(f(*[Variable(d) for d in datas]).data))
+
+    grads = []
+    for data in datas:
+        grad = np.zeros_like(data)
+        flat, gflat = data.reshape(-1), grad.reshape(-1)
+        for i in range(flat.size):
+            original = flat[i]
+            flat[i] = original + eps
+            upper = total()
+            flat[i] = original - eps
+            lower = total()
+            flat[i] = original
+            gflat[i] = (upper - lower) / (2 * eps)
+        grads.append(grad)
+    return grads
+
+
+def gradient_check(
+    f: Callable, *inputs: Variable, rtol: float = 1e-4, atol: float = 1e-5, eps: float = 1e-4
+) -> bool:
+    """역전파로 구한 미분값과 수치 미분이 `np.allclose(rtol, atol)`로 가까우면 True를 돌려줍니다."""
+    variables = [Variable(as_variable(x).data.astype(np.float64)) for x in inputs]
+    y = f(*variables)
+    y.backward()
+    expected = numerical_grad(f, *variables, eps=eps)
+    return all(
+        v.grad is not None and np.allclose(v.grad, g, rtol=rtol, atol=atol)
+        for v, g in zip(variables, expected, strict=True)
+    )

@@ -1,0 +1,74 @@
+"""Variable의 편의 기능과 잘못된 입력에 대한 한국어 오류."""
+
+import numpy as np
+import pytest
+
+import tinygrad_ko as tg
+from tinygrad_ko import Variable
+
+
+def test_array_like_properties():
+    x = Variable(np.arange(6.0).reshape(2, 3), name="x")
+    assert (x.shape, x.ndim, x.size, x.dtype, len(x), x.name) == ((2, 3), 2, 6, np.float64, 2, "x")
+
+
+def test_repr_indents_rows():
+    x = Variable(np.array([[1, 2], [3, 4]]))
+    assert repr(x) == "variable([[1 2]\n          [3 4]])"
+    assert repr(Variable(None)) == "variable(None)"
+    assert repr(Variable(np.array(2.0))) == "variable(2.0)"
+
+
+@pytest.mark.parametrize(
+    ("value", "type_name"),
+    [
+        (1.0, "float"),
+        ([1.0, 2.0], "list"),
+        ("abc", "str"),
+        ((1, 2), "tuple"),
+        (np.float64(1), "float64"),
+    ],
+)
+def test_wrong_type_is_refused_with_korean_message(value, type_name):
+    with pytest.raises(TypeError) as info:
+        Variable(value)
+    message = str(info.value)
+    assert f"받은 값: {type_name}" in message
+    assert "np.array(...)" in message
+
+
+@pytest.mark.parametrize("data", [np.array(["a"]), np.array([object()]), np.array([b"x"])])
+def test_non_numeric_dtype_is_refused(data):
+    with pytest.raises(TypeError, match="수치형"):
+        Variable(data)
+
+
+def test_as_variable_refuses_lists_and_none():
+    with pytest.raises(TypeError, match="받은 값: list"):
+        tg.as_variable([1, 2])
+    with pytest.raises(TypeError, match="받은 값: NoneType"):
+        Variable(np.array(1.0)) + None
+    with pytest.raises(TypeError, match="받은 값: str"):
+        Variable(np.array(1.0)) * "2"
+
+
+def test_as_array_turns_scalars_into_arrays():
+    assert isinstance(tg.as_array(np.float64(2.0)), np.ndarray)
+    assert isinstance(tg.as_array(3), np.ndarray)
+    arr = np.array([1.0])
+    assert tg.as_array(arr) is arr
+
+
+def test_int_and_bool_arrays_compute_correct_gradients():
+    x = Variable(np.array([1, 2, 3]))
+    y = x * x
+    y.backward()
+    np.testing.assert_array_equal(x.grad, [2, 4, 6])
+    n = Variable(np.array([0, 1]))
+    z = tg.exp(n)
+    z.backward()
+    np.testing.assert_allclose(n.grad, np.exp([0.0, 1.0]))
+    # bool 배열은 마스크 같은 상수로 흔히 씁니다.
+    w = Variable(np.array([2.0, 3.0]))
+    (w * np.array([True, False])).backward()
+    np.testing.assert_array_equal(w.grad, [1.0, 0.0])
