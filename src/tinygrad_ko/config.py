@@ -12,9 +12,10 @@ import contextvars
 from collections.abc import Iterator
 
 # 설정 이름 -> 그 설정을 담는 ContextVar. 새 스레드는 기본값에서 시작합니다.
-_SETTINGS: dict[str, contextvars.ContextVar[bool]] = {
-    "enable_backprop": contextvars.ContextVar("enable_backprop", default=True),
-}
+_ENABLE_BACKPROP: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "enable_backprop", default=True
+)
+_SETTINGS: dict[str, contextvars.ContextVar[bool]] = {"enable_backprop": _ENABLE_BACKPROP}
 
 
 def _setting(name: object) -> contextvars.ContextVar[bool]:
@@ -55,6 +56,11 @@ def using_config(name: str, value: bool) -> Iterator[None]:
         yield
     finally:
         _setting(name).reset(token)
+
+
+# 현재 스레드가 계산 그래프를 기록하는지(역전파 활성 모드인지) 알려 줍니다.
+# 함수를 호출할 때마다 불리므로, 파이썬 함수로 감싸지 않고 ContextVar.get을 그대로 씁니다.
+backprop_enabled = _ENABLE_BACKPROP.get
 
 
 def no_grad() -> contextlib.AbstractContextManager[None]:

@@ -17,14 +17,13 @@
 from __future__ import annotations
 
 import copy
-import heapq
-import itertools
 import weakref
 from numbers import Number
 
 import numpy as np
 
-from .config import Config
+from .backprop import backpropagate
+from .config import backprop_enabled
 
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
 _REJECTED_KINDS = frozenset("OSUVMm")
@@ -110,91 +109,18 @@ class Variable:
         """미분값을 지웁니다. 같은 변수로 새 계산을 미분하기 전에 부릅니다."""
         self.grad = None
 
-    def backward(self, retain_grad: bool = False) -> None:
+    def backward(self, retain_grad: bool = False, retain_graph: bool = False) -> None:
         """이 변수에서 시작해 계산 그래프를 거꾸로 따라가며 모든 입력의 미분값을 구합니다.
 
-        `retain_grad=False`(기본값)이면 창조자가 있는 변수(중간 변수와 이 변수 자신)의
-        미분값은 쓰고 나서 지웁니다. 말단 변수의 미분값만 남습니다.
+        - `retain_grad=False`(기본값): 창조자가 있는 변수(중간 변수와 이 변수 자신)의 미분값은
+          쓰고 나서 지웁니다. 말단 변수의 미분값만 남습니다.
+        - `retain_graph=False`(기본값): 역전파를 마친 함수는 입력을 놓아 줍니다. PyTorch처럼,
+          출력 `y`를 쥐고 있어도 중간 결과의 메모리가 바로 풀립니다. 같은 그래프로 역전파를
+          한 번 더 하려면 첫 번째 호출에 `retain_graph=True`를 주세요.
+
+        알고리즘은 `backprop.py`에 있습니다.
         """
-        if self.data is None:
-            raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
-        if self.grad is None:
-            self.grad = np.ones_like(self.data)
-        else:
-            _check_grad_shape(self.grad, self, "미리 넣어 둔 미분값(grad)")
-            # 사용자가 넣어 둔 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 됩니다.
-            self.grad = np.array(self.grad, copy=True)
-        if self.creator is None:
-            return  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
-
-        # (세대의 음수, 넣은 순서, 함수): 세대가 큰 함수부터, 같은 세대는 넣은 순서대로.
-        heap: list[tuple[int, int, Function]] = []
-        seen: set[int] = set()
-        order = itertools.count()
-
-        def push(func: Function) -> None:
-            if id(func) not in seen:
-                seen.add(id(func))
-                heapq.heappush(heap, (-func.generation, next(order), func))
-
-        push(self.creator)
-        while heap:
-            func = heapq.heappop(heap)[2]
-            gys = func.output_grads()
-            gxs = func.backward(*gys)
-            gxs = _checked_grads(func, gxs)
-
-            # 아직 다른 곳(남겨 둘 출력의 미분값, 앞서 넘긴 다른 입력)이 쥐고 있는 배열이면 복사합니다.
-            held = {id(gy) for gy in gys} if retain_grad else set()
-            for x, gx in zip(func.inputs, gxs, strict=True):
-                if gx is None:
-                    continue
-                if x.grad is None:
-                    x.grad = gx.copy() if id(gx) in held else gx
-                else:
-                    x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-                held.add(id(x.grad))
-                if x.creator is not None:
-                    push(x.creator)
-
-            if not retain_grad:
-                for ref in func.outputs:
-                    y = ref()
-                    if y is not None:
-                        y.grad = None
-
-
-def _check_grad_shape(grad: object, var: Variable, what: str) -> None:
-    if not isinstance(grad, np.ndarray):
-        raise TypeError(
-            f"{what}은(는) numpy.ndarray여야 합니다. 받은 값: {type(grad).__name__}. "
-            f"np.array(...)로 감싸 주세요."
-        )
-    if grad.shape != var.data.shape:
-        raise ValueError(
-            f"{what}의 모양 {grad.shape}이(가) 변수의 모양 {var.data.shape}과(와) 다릅니다. "
-            f"변수와 같은 모양의 배열을 넣어 주세요."
-        )
-
-
-def _checked_grads(func: Function, gxs: object) -> tuple:
-    """값을 하나라도 바꾸기 전에 backward의 결과 전체를 검사하고 튜플로 맞춥니다.
-
-    0차원 배열끼리의 NumPy 연산은 `np.float64` 같은 스칼라를 돌려주므로 0차원 배열로 바꿉니다.
-    """
-    if not isinstance(gxs, tuple):
-        gxs = (gxs,)
-    gxs = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in gxs)
-    name = type(func).__name__
-    if len(gxs) != len(func.inputs):
-        raise ValueError(
-            f"{name}.backward가 미분값 {len(gxs)}개를 돌려주었지만 입력은 {len(func.inputs)}개입니다. "
-            f"입력마다 하나씩(필요 없으면 None) 돌려주세요."
-        )
-    for i, (x, gx) in enumerate(zip(func.inputs, gxs, strict=True)):
-        if gx is not None:
-            _check_grad_shape(gx, x, f"{name}.backward가 돌려준 {i}번 입력의 미분값")
-    return gxs
+        backpropagate(self, retain_grad=retain_grad, retain_graph=retain_graph)
 
 
 def as_variable(obj: object) -> Variable:
@@ -223,43 +149,54 @@ class Function:
     generation = 0
     # 출력이 여럿일 때 사라진 출력의 미분값을 0으로 채우기 위한 (모양, dtype) 목록.
     output_specs: list[tuple[tuple[int, ...], np.dtype]] | None = None
+    # 이 인스턴스가 이미 그래프의 노드가 되었는지. 그렇다면 다음 호출은 복사본을 씁니다.
+    in_graph = False
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
-        variables = [as_variable(x) for x in inputs]
-        # 이미 그래프에 들어간 인스턴스를 다시 부르면 복사본을 새 노드로 씁니다.
-        node = self if self.inputs is None else copy.copy(self)
+        variables = [x if type(x) is Variable else as_variable(x) for x in inputs]
+        # 이미 그래프에 들어간 인스턴스를 다시 부르면 첫 그래프를 지키기 위해 복사본을 씁니다.
+        node = copy.copy(self) if self.in_graph else self
         ys = node.forward(*[x.data for x in variables])
-        if not isinstance(ys, tuple):
-            ys = (ys,)
-        outputs = [Variable(as_array(y)) for y in ys]
+        if type(ys) is tuple:
+            outputs = [_output_variable(y) for y in ys]
+        else:
+            outputs = [_output_variable(ys)]
 
-        if Config.enable_backprop:
-            node.generation = max(x.generation for x in variables) if variables else 0
+        if backprop_enabled():
+            generation = 0
+            for x in variables:
+                if x.generation > generation:
+                    generation = x.generation
+            node.generation = generation
             for output in outputs:
-                output.set_creator(node)
+                output.creator = node
+                output.generation = generation + 1
             node.inputs = variables
             node.outputs = [weakref.ref(output) for output in outputs]
+            node.in_graph = True
             if len(outputs) > 1:
                 node.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         return outputs if len(outputs) > 1 else outputs[0]
-
-    def output_grads(self) -> list[np.ndarray]:
-        """출력들의 미분값. 사라졌거나 미분값이 없는 출력은 0으로 봅니다."""
-        grads = []
-        for i, ref in enumerate(self.outputs):
-            y = ref()
-            grad = None if y is None else y.grad
-            if grad is None:
-                if y is not None:
-                    grad = np.zeros_like(y.data)
-                else:
-                    shape, dtype = self.output_specs[i]
-                    grad = np.zeros(shape, dtype)
-            grads.append(grad)
-        return grads
 
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
 
     def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:
         raise NotImplementedError(f"{type(self).__name__}.backward를 구현해야 합니다.")
+
+
+def _output_variable(y: object) -> Variable:
+    """forward의 결과를 출력 변수로 감쌉니다. 0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다."""
+    if type(y) is not np.ndarray:
+        y = as_array(y)
+        if not isinstance(y, np.ndarray):
+            raise TypeError(
+                f"forward는 numpy.ndarray를 돌려주어야 합니다. 받은 값: {type(y).__name__}."
+            )
+    output = Variable.__new__(Variable)
+    output.data = y
+    output.name = None
+    output.grad = None
+    output.creator = None
+    output.generation = 0
+    return output

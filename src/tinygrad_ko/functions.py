@@ -108,6 +108,8 @@ class Add(Function):
 
     def backward(self, gy):
         x0, x1 = self.inputs
+        if x0.data.shape == x1.data.shape:  # 브로드캐스트가 없었습니다.
+            return gy, gy
         return sum_to(gy, x0.data.shape), sum_to(gy, x1.data.shape)
 
 
@@ -126,7 +128,10 @@ class Mul(Function):
 
     def backward(self, gy):
         x0, x1 = self.inputs
-        return sum_to(gy * x1.data, x0.data.shape), sum_to(gy * x0.data, x1.data.shape)
+        gx0, gx1 = gy * x1.data, gy * x0.data
+        if x0.data.shape == x1.data.shape:  # 브로드캐스트가 없었습니다.
+            return gx0, gx1
+        return sum_to(gx0, x0.data.shape), sum_to(gx1, x1.data.shape)
 
 
 class Div(Function):
@@ -147,6 +152,8 @@ def _operand(other: object, like: Variable) -> Variable:
     NumPy 2에서 0차원 float64 배열은 float32 배열과 계산하면 결과를 float64로 올리므로,
     `x * 2.0`이 x의 dtype을 바꾸지 않도록 파이썬 수를 NumPy의 규칙대로 먼저 맞춥니다.
     """
+    if type(other) is Variable:
+        return other
     if isinstance(other, Number) and like.data is not None:
         return Variable(np.asarray(other, dtype=np.result_type(like.data, other)))
     return as_variable(other)
@@ -190,17 +197,20 @@ def pow(x, c):  # noqa: A001 - 책과 같은 이름을 씁니다.
 
 
 def add(x0, x1):
-    x0 = as_variable(x0)
+    if type(x0) is not Variable:
+        x0 = as_variable(x0)
     return Add()(x0, _operand(x1, x0))
 
 
 def mul(x0, x1):
-    x0 = as_variable(x0)
+    if type(x0) is not Variable:
+        x0 = as_variable(x0)
     return Mul()(x0, _operand(x1, x0))
 
 
 def sub(x0, x1):
-    x0 = as_variable(x0)
+    if type(x0) is not Variable:
+        x0 = as_variable(x0)
     return Sub()(x0, _operand(x1, x0))
 
 
@@ -211,7 +221,8 @@ def rsub(x0, x1):
 
 
 def div(x0, x1):
-    x0 = as_variable(x0)
+    if type(x0) is not Variable:
+        x0 = as_variable(x0)
     return Div()(x0, _operand(x1, x0))
 
 

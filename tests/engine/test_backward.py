@@ -219,3 +219,34 @@ def test_long_chain_backpropagates_without_recursion():
     y.backward()
     assert float(x.grad) == 1.0
     del y  # 긴 그래프를 지워도 인터프리터가 멈추지 않아야 합니다.
+
+
+def test_second_backward_on_a_released_graph_explains_retain_graph():
+    x = Variable(np.array(2.0))
+    y = tg.exp(tg.square(x))
+    y.backward()
+    with pytest.raises(RuntimeError, match=r"retain_graph=True"):
+        y.backward()
+
+
+def test_retain_graph_allows_a_second_backward():
+    x = Variable(np.array(2.0))
+    y = tg.square(tg.square(x))
+    y.backward(retain_graph=True)
+    y.backward()
+    assert float(x.grad) == 2 * 32.0  # d/dx x^4 = 4x^3 = 32, 두 번 누적
+
+
+def test_backward_releases_intermediates_while_output_is_alive():
+    import weakref
+
+    x = Variable(np.ones(1000))
+    a = tg.square(x)
+    b = tg.exp(a)
+    y = tg.sin(b)
+    refs = [weakref.ref(a), weakref.ref(b)]
+    del a, b
+    assert all(r() is not None for r in refs)
+    y.backward()
+    assert all(r() is None for r in refs)  # y는 살아 있지만 중간 변수는 풀렸습니다.
+    np.testing.assert_allclose(x.grad, np.cos(np.exp(1.0)) * np.exp(1.0) * 2.0)
