@@ -1,0 +1,132 @@
+"""13단계: 입력이 여러 개인 함수도 역전파합니다.
+
+12단계와 비교해 바뀐 점은 다음과 같습니다.
+
+- ``Variable.backward``: 함수의 출력들(``f.outputs``)의 미분값을 모아 ``f.backward(*gys)``에
+  넘기고, 돌아온 미분값들(``gxs``)을 입력들(``f.inputs``)과 하나씩 짝지어 넣습니다.
+- ``Square.backward``는 ``self.input`` 대신 ``self.inputs[0]``을 읽습니다.
+- ``Add.backward``는 출력 쪽 미분값을 두 입력에 그대로 흘려보냅니다(덧셈의 국소 미분은 1).
+
+``Function``의 코드는 12단계와 같지만 출력을 이 모듈의 ``Variable``로 만들어야 하므로
+다시 정의합니다.
+
+한계: 같은 변수를 두 번 넣으면 미분값이 틀립니다. ``y = add(x, x)``에서 dy/dx는 2인데,
+두 번째 미분값이 첫 번째 것을 덮어써서 1이 나옵니다(14단계에서 고칩니다).
+"""
+
+import numpy as np
+
+from .step09 import as_array
+
+__all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
+
+
+# --8<-- [start:variable]
+class Variable:
+    """numpy.ndarray만 담는 상자입니다."""
+
+    def __init__(self, data):
+        if data is not None and not isinstance(data, np.ndarray):
+            raise TypeError(
+                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
+                f"받은 값의 타입: {type(data).__name__}. "
+                "np.array(...)로 감싸서 넘겨 주세요."
+            )
+        self.data = data
+        self.grad = None
+        self.creator = None
+
+    def set_creator(self, func):
+        self.creator = func
+
+    # --8<-- [start:backward]
+    def backward(self):
+        if self.grad is None:
+            self.grad = np.ones_like(self.data)
+
+        funcs = [self.creator]
+        while funcs:
+            f = funcs.pop()
+            gys = [output.grad for output in f.outputs]  # 출력들의 미분값을 모읍니다.
+            gxs = f.backward(*gys)
+            if not isinstance(gxs, tuple):
+                gxs = (gxs,)
+
+            for x, gx in zip(f.inputs, gxs, strict=True):  # 입력 하나에 미분값 하나씩 짝짓습니다.
+                x.grad = gx  # 덮어씁니다: 같은 변수가 두 번 나오면 앞의 값이 사라집니다.
+                if x.creator is not None:
+                    funcs.append(x.creator)
+
+    # --8<-- [end:backward]
+
+
+# --8<-- [end:variable]
+
+
+# --8<-- [start:function]
+class Function:
+    """인수를 몇 개든 받을 수 있는 함수의 기반 클래스입니다."""
+
+    def __call__(self, *inputs):
+        xs = [x.data for x in inputs]
+        ys = self.forward(*xs)
+        if not isinstance(ys, tuple):
+            ys = (ys,)
+        outputs = [Variable(as_array(y)) for y in ys]
+        for output in outputs:
+            output.set_creator(self)
+        self.inputs = inputs
+        self.outputs = outputs
+        return outputs if len(outputs) > 1 else outputs[0]
+
+    def forward(self, *xs):
+        raise NotImplementedError(
+            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 forward를 정의하세요."
+        )
+
+    def backward(self, *gys):
+        raise NotImplementedError(
+            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 backward를 정의하세요."
+        )
+
+
+# --8<-- [end:function]
+
+
+# --8<-- [start:square]
+class Square(Function):
+    """y = x², 국소 미분은 2x입니다."""
+
+    def forward(self, x):
+        return x**2
+
+    def backward(self, gy):
+        x = self.inputs[0].data  # 입력이 리스트가 되었으므로 첫 번째 것을 꺼냅니다.
+        return 2 * x * gy
+
+
+def square(x):
+    return Square()(x)
+
+
+# --8<-- [end:square]
+
+
+# --8<-- [start:add]
+class Add(Function):
+    """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
+
+    def forward(self, x0, x1):
+        return x0 + x1
+
+    def backward(self, gy):
+        return gy, gy  # 출력의 미분값을 두 입력에 그대로 전합니다.
+
+
+def add(x0, x1):
+    return Add()(x0, x1)
+
+
+# --8<-- [end:add]

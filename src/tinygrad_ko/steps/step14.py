@@ -1,0 +1,149 @@
+"""14단계: 같은 변수를 여러 번 쓸 때 미분값을 더합니다.
+
+13단계와 비교해 바뀐 것은 ``Variable`` 두 곳입니다.
+
+- ``backward``: 미분값이 이미 있으면 덮어쓰지 않고 더합니다. ``x.grad = x.grad + gx``처럼
+  새 배열을 만듭니다. ``x.grad += gx``로 제자리(in-place) 덧셈을 하면, 같은 배열 객체를
+  함께 쓰고 있는 다른 변수의 미분값까지 바뀌기 때문입니다(``Add.backward``는 ``gy``를
+  두 입력에 같은 객체로 넘깁니다).
+- ``cleargrad()``: 다른 계산에 같은 변수를 다시 쓰기 전에 미분값을 비웁니다.
+
+``Function``, ``Square``, ``Add``의 코드는 13단계와 같지만, 출력을 이 모듈의 ``Variable``로
+만들어야 하므로 다시 정의합니다.
+
+한계:
+
+- ``cleargrad()``를 잊으면 두 번째 계산의 미분값이 첫 번째 것에 더해집니다.
+- 한 변수에서 갈라졌다가 다시 만나는 그래프(다이아몬드 모양)에서는 미분값이 틀립니다.
+  스택에서 꺼내는 순서 때문에 아직 미분값이 다 모이지 않은 변수의 창조자를 먼저
+  처리하기 때문입니다(16단계에서 세대로 고칩니다).
+"""
+
+import numpy as np
+
+from .step09 import as_array
+
+__all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
+
+
+# --8<-- [start:variable]
+class Variable:
+    """numpy.ndarray만 담는 상자입니다."""
+
+    def __init__(self, data):
+        if data is not None and not isinstance(data, np.ndarray):
+            raise TypeError(
+                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
+                f"받은 값의 타입: {type(data).__name__}. "
+                "np.array(...)로 감싸서 넘겨 주세요."
+            )
+        self.data = data
+        self.grad = None
+        self.creator = None
+
+    def set_creator(self, func):
+        self.creator = func
+
+    # --8<-- [start:cleargrad]
+    def cleargrad(self):
+        """미분값을 비웁니다. 같은 변수로 새 계산을 하기 전에 부릅니다."""
+        self.grad = None
+
+    # --8<-- [end:cleargrad]
+
+    # --8<-- [start:backward]
+    def backward(self):
+        if self.grad is None:
+            self.grad = np.ones_like(self.data)
+
+        funcs = [self.creator]
+        while funcs:
+            f = funcs.pop()
+            gys = [output.grad for output in f.outputs]
+            gxs = f.backward(*gys)
+            if not isinstance(gxs, tuple):
+                gxs = (gxs,)
+
+            for x, gx in zip(f.inputs, gxs, strict=True):
+                # --8<-- [start:accumulate]
+                if x.grad is None:
+                    x.grad = gx
+                else:
+                    x.grad = x.grad + gx  # 새 배열을 만듭니다(제자리 덧셈이 아닙니다).
+                # --8<-- [end:accumulate]
+                if x.creator is not None:
+                    funcs.append(x.creator)
+
+    # --8<-- [end:backward]
+
+
+# --8<-- [end:variable]
+
+
+# --8<-- [start:function]
+class Function:
+    """인수를 몇 개든 받을 수 있는 함수의 기반 클래스입니다."""
+
+    def __call__(self, *inputs):
+        xs = [x.data for x in inputs]
+        ys = self.forward(*xs)
+        if not isinstance(ys, tuple):
+            ys = (ys,)
+        outputs = [Variable(as_array(y)) for y in ys]
+        for output in outputs:
+            output.set_creator(self)
+        self.inputs = inputs
+        self.outputs = outputs
+        return outputs if len(outputs) > 1 else outputs[0]
+
+    def forward(self, *xs):
+        raise NotImplementedError(
+            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 forward를 정의하세요."
+        )
+
+    def backward(self, *gys):
+        raise NotImplementedError(
+            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 backward를 정의하세요."
+        )
+
+
+# --8<-- [end:function]
+
+
+# --8<-- [start:square]
+class Square(Function):
+    """y = x², 국소 미분은 2x입니다."""
+
+    def forward(self, x):
+        return x**2
+
+    def backward(self, gy):
+        x = self.inputs[0].data
+        return 2 * x * gy
+
+
+def square(x):
+    return Square()(x)
+
+
+# --8<-- [end:square]
+
+
+# --8<-- [start:add]
+class Add(Function):
+    """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
+
+    def forward(self, x0, x1):
+        return x0 + x1
+
+    def backward(self, gy):
+        return gy, gy
+
+
+def add(x0, x1):
+    return Add()(x0, x1)
+
+
+# --8<-- [end:add]

@@ -1,0 +1,162 @@
+"""17단계: 약한 참조(weak reference)로 순환 참조를 끊습니다.
+
+16단계와 비교해 바뀐 것은 두 줄입니다.
+
+- ``Function.__call__``: 출력 변수를 ``weakref.ref``로 감싸서 기억합니다.
+  함수는 출력을 "가리키기만" 하고 살려 두지는 않습니다.
+- ``Variable.backward``: 출력의 미분값을 읽을 때 ``output().grad``처럼 약한 참조를 불러
+  실제 변수를 꺼냅니다.
+
+이제 변수 → 창조자 → 입력 변수 방향으로만 강한 참조가 있습니다. 출력 변수가 사라지면
+참조 카운트가 0이 되어, GC가 꺼져 있어도 그래프 전체가 곧바로 풀려납니다.
+
+한계: 역전파가 끝나면 중간 변수의 미분값까지 모두 메모리에 남고, 추론처럼 역전파가 필요 없을
+때도 그래프를 만듭니다(18단계에서 고칩니다). 넓은 그래프에서의 정렬 비용은 16단계와 같습니다.
+"""
+
+import weakref
+
+import numpy as np
+
+from .step09 import as_array
+
+__all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
+
+
+# --8<-- [start:variable]
+class Variable:
+    """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다."""
+
+    def __init__(self, data):
+        if data is not None and not isinstance(data, np.ndarray):
+            raise TypeError(
+                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
+                f"받은 값의 타입: {type(data).__name__}. "
+                "np.array(...)로 감싸서 넘겨 주세요."
+            )
+        self.data = data
+        self.grad = None
+        self.creator = None
+        self.generation = 0  # 사용자가 만든 변수는 0세대입니다.
+
+    # --8<-- [start:set_creator]
+    def set_creator(self, func):
+        self.creator = func
+        self.generation = func.generation + 1  # 부모 함수보다 한 세대 뒤입니다.
+
+    # --8<-- [end:set_creator]
+
+    def cleargrad(self):
+        self.grad = None
+
+    # --8<-- [start:backward]
+    def backward(self):
+        if self.grad is None:
+            self.grad = np.ones_like(self.data)
+
+        funcs = []
+        seen_set = set()
+
+        # --8<-- [start:add_func]
+        def add_func(f):
+            if f not in seen_set:  # 같은 함수를 두 번 넣지 않습니다.
+                funcs.append(f)
+                seen_set.add(f)
+                funcs.sort(key=lambda x: x.generation)  # 넣을 때마다 세대 순으로 정렬합니다.
+
+        # --8<-- [end:add_func]
+
+        add_func(self.creator)
+
+        while funcs:
+            f = funcs.pop()  # 세대가 가장 큰 함수가 나옵니다.
+            gys = [output().grad for output in f.outputs]  # 약한 참조를 불러 변수를 꺼냅니다.
+            gxs = f.backward(*gys)
+            if not isinstance(gxs, tuple):
+                gxs = (gxs,)
+
+            for x, gx in zip(f.inputs, gxs, strict=True):
+                if x.grad is None:
+                    x.grad = gx
+                else:
+                    x.grad = x.grad + gx
+                if x.creator is not None:
+                    add_func(x.creator)
+
+    # --8<-- [end:backward]
+
+
+# --8<-- [end:variable]
+
+
+# --8<-- [start:function]
+class Function:
+    """출력을 약한 참조로 기억하는 함수의 기반 클래스입니다."""
+
+    def __call__(self, *inputs):
+        xs = [x.data for x in inputs]
+        ys = self.forward(*xs)
+        if not isinstance(ys, tuple):
+            ys = (ys,)
+        outputs = [Variable(as_array(y)) for y in ys]
+
+        self.generation = max(x.generation for x in inputs)  # set_creator보다 먼저 정합니다.
+        for output in outputs:
+            output.set_creator(self)
+        self.inputs = inputs
+        # --8<-- [start:weak_outputs]
+        self.outputs = [weakref.ref(output) for output in outputs]  # 출력은 약하게 참조합니다.
+        # --8<-- [end:weak_outputs]
+        return outputs if len(outputs) > 1 else outputs[0]
+
+    def forward(self, *xs):
+        raise NotImplementedError(
+            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 forward를 정의하세요."
+        )
+
+    def backward(self, *gys):
+        raise NotImplementedError(
+            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
+            "Function을 상속한 클래스에서 backward를 정의하세요."
+        )
+
+
+# --8<-- [end:function]
+
+
+# --8<-- [start:square]
+class Square(Function):
+    """y = x², 국소 미분은 2x입니다."""
+
+    def forward(self, x):
+        return x**2
+
+    def backward(self, gy):
+        x = self.inputs[0].data
+        return 2 * x * gy
+
+
+def square(x):
+    return Square()(x)
+
+
+# --8<-- [end:square]
+
+
+# --8<-- [start:add]
+class Add(Function):
+    """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
+
+    def forward(self, x0, x1):
+        return x0 + x1
+
+    def backward(self, gy):
+        return gy, gy
+
+
+def add(x0, x1):
+    return Add()(x0, x1)
+
+
+# --8<-- [end:add]
