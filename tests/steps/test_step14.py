@@ -1,0 +1,64 @@
+"""14단계: 미분값 누적과 cleargrad, 그리고 다이아몬드 그래프에서의 한계."""
+
+import numpy as np
+
+from tinygrad_ko.steps import step14
+
+from .helpers import numerical_partials
+
+
+def test_using_a_variable_twice_accumulates():
+    x = step14.Variable(np.array(3.0))
+    y = step14.add(x, x)
+    y.backward()
+    assert x.grad == 2.0
+
+
+def test_using_a_variable_three_times():
+    x = step14.Variable(np.array(3.0))
+    y = step14.add(step14.add(x, x), x)
+    y.backward()
+    assert x.grad == 3.0
+
+
+def test_accumulation_is_not_in_place():
+    # Add.backward는 같은 gy 객체를 두 입력에 넘깁니다. 제자리 덧셈이면 y.grad까지 2가 됩니다.
+    x = step14.Variable(np.array(3.0))
+    y = step14.add(x, x)
+    y.backward()
+    assert y.grad == 1.0
+    assert x.grad is not y.grad
+
+
+def test_second_computation_without_cleargrad_accumulates():
+    x = step14.Variable(np.array(3.0))
+    step14.add(x, x).backward()
+    step14.add(step14.add(x, x), x).backward()
+    assert x.grad == 2.0 + 3.0  # 한계: 앞 계산의 미분값 2가 남아 있습니다.
+
+
+def test_cleargrad_resets_between_computations():
+    x = step14.Variable(np.array(3.0))
+    step14.add(x, x).backward()
+    x.cleargrad()
+    assert x.grad is None
+    step14.add(step14.add(x, x), x).backward()
+    assert x.grad == 3.0
+
+
+def diamond(module, x):
+    """x → a = x²; a에서 두 갈래 b = a², c = a²; y = b + c = 2x⁴, dy/dx = 8x³."""
+    a = module.square(x)
+    return module.add(module.square(a), module.square(a))
+
+
+def test_diamond_graph_gives_the_wrong_grad():
+    x = step14.Variable(np.array(2.0))
+    y = diamond(step14, x)
+    y.backward()
+    assert y.data == 32.0
+    (correct,) = numerical_partials(lambda v: diamond(step14, v), step14.Variable, 2.0)
+    np.testing.assert_allclose(correct, 64.0, rtol=1e-6)
+    # 한계: 스택이 c 쪽 Square를 먼저 꺼내 a.grad가 절반(8)일 때 x까지 내려가고(x.grad=32),
+    # b 쪽이 끝난 뒤 다 모인 a.grad(16)로 한 번 더 내려갑니다(+64). 그래서 96이 됩니다.
+    assert x.grad == 96.0
