@@ -29,9 +29,17 @@ def venv_python() -> Path:
     return VENV / sub
 
 
+def extras() -> str:
+    """설치할 선택 의존성 묶음. TINYGRAD_KO_ORACLE=1이면 PyTorch 비교 테스트용 torch도 넣습니다."""
+    names = ["test", "docs"]
+    if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
+        names.append("oracle")
+    return ",".join(names)
+
+
 def install_fingerprint() -> str:
-    """설치에 영향을 주는 파일과 파이썬 버전의 해시. 이것이 같으면 다시 설치하지 않습니다."""
-    digest = hashlib.sha256(sys.version.encode())
+    """설치에 영향을 주는 파일, 선택 의존성, 파이썬 버전의 해시. 같으면 다시 설치하지 않습니다."""
+    digest = hashlib.sha256(sys.version.encode() + extras().encode())
     for path in (ROOT / "pyproject.toml", CONSTRAINTS):
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -53,7 +61,7 @@ def ensure_venv() -> Path:
     print("[dev] 고정된 의존성을 설치합니다 (처음 한 번, 또는 의존성이 바뀐 뒤).", flush=True)
     run(
         python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
-        "-c", str(CONSTRAINTS), "-e", ".[test,docs]",
+        "-c", str(CONSTRAINTS), "-e", f".[{extras()}]",
     )  # fmt: skip
     STAMP.write_text(fingerprint)
     return python

@@ -156,7 +156,15 @@ class Function:
         variables = [x if type(x) is Variable else as_variable(x) for x in inputs]
         # 이미 그래프에 들어간 인스턴스를 다시 부르면 첫 그래프를 지키기 위해 복사본을 씁니다.
         node = copy.copy(self) if self.in_graph else self
-        ys = node.forward(*[x.data for x in variables])
+        try:
+            ys = node.forward(*[x.data for x in variables])
+        except ValueError as error:
+            # NumPy의 영어 오류(예: 브로드캐스트할 수 없는 모양)에 무엇을 받았는지 덧붙입니다.
+            shapes = ", ".join(str(x.data.shape) for x in variables)
+            raise ValueError(
+                f"{type(self).__name__}의 순전파를 계산할 수 없습니다. 입력의 모양: {shapes}. "
+                f"모양이 같거나 브로드캐스트할 수 있는 입력을 넣어 주세요. (NumPy: {error})"
+            ) from error
         if type(ys) is tuple:
             outputs = [_output_variable(y) for y in ys]
         else:

@@ -1,0 +1,105 @@
+"""잘못되었거나 까다로운 입력: 바르게 계산되거나, 알맞은 예외와 한국어 메시지로 거부됩니다."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import tinygrad_ko as tg
+from tinygrad_ko import Variable
+
+HANGUL = "받은"  # 거부 메시지는 늘 "받은 값"/"받은 배열"로 무엇을 받았는지 밝힙니다.
+
+refused_values = st.one_of(
+    st.none(),
+    st.text(max_size=5),
+    st.lists(st.floats(allow_nan=False), max_size=3),
+    st.lists(st.lists(st.integers(), max_size=2), max_size=2),
+    st.floats(),
+    st.integers(),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    st.just(np.array(["a", "b"])),
+    st.just(np.array([object(), 1], dtype=object)),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=refused_values)
+def test_variable_refuses_non_arrays_with_korean_message(value):
+    if value is None:
+        assert Variable(value).data is None  # None은 "아직 값이 없는 상자"로 허용합니다.
+        return
+    with pytest.raises(TypeError) as info:
+        Variable(value)
+    assert HANGUL in str(info.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.one_of(st.none(), st.text(max_size=3), st.lists(st.integers(), max_size=3)))
+def test_operators_refuse_non_numbers_with_korean_message(value):
+    x = Variable(np.array([1.0, 2.0]))
+    for op in (lambda: x + value, lambda: value * x, lambda: x - value, lambda: x / value):
+        with pytest.raises(TypeError) as info:
+            op()
+        assert HANGUL in str(info.value)
+    assert x.creator is None and x.grad is None
+
+
+float_arrays = hnp.arrays(
+    dtype=st.sampled_from([np.float64, np.float32]),
+    shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
+    elements=st.floats(allow_nan=True, allow_infinity=True, width=32),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=float_arrays)
+def test_nan_inf_and_empty_arrays_follow_ieee_rules(data):
+    x = Variable(data.copy())
+    with np.errstate(all="ignore"):
+        y = x * x + tg.sin(x)
+        y.backward()
+        expected = 2 * data + np.cos(data)
+    assert y.shape == data.shape
+    assert x.grad.shape == data.shape
+    np.testing.assert_array_equal(np.isnan(x.grad), np.isnan(expected))
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(x.grad[finite], expected[finite], rtol=1e-5)
+
+
+int_arrays = hnp.arrays(
+    dtype=st.sampled_from([np.int64, np.int32, np.bool_]),
+    shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=int_arrays)
+def test_int_and_bool_arrays_give_correct_gradients(data):
+    x = Variable(data)
+    y = x * 3.0 + 1.0
+    y.backward()
+    np.testing.assert_array_equal(y.data, data * 3.0 + 1.0)
+    np.testing.assert_array_equal(x.grad, np.full(data.shape, 3.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=4),
+    b=hnp.array_shapes(min_dims=1, max_dims=2, min_side=2, max_side=4),
+)
+def test_mismatched_shapes_are_refused_or_broadcast(a, b):
+    x0, x1 = Variable(np.ones(a)), Variable(np.ones(b))
+    try:
+        expected = np.broadcast_shapes(a, b)
+    except ValueError:
+        with pytest.raises(ValueError) as info:
+            tg.add(x0, x1)
+        assert "입력의 모양" in str(info.value) and str(a) in str(info.value)
+        assert x0.creator is None and x0.grad is None
+        return
+    y = tg.mul(x0, x1)
+    assert y.shape == expected
+    y.backward()
+    assert x0.grad.shape == a and x1.grad.shape == b
