@@ -12,9 +12,7 @@ BINARY_NAMES = ["add", "div", "mul", "sub"]
 
 steps = st.one_of(
     st.tuples(st.just("u"), st.sampled_from(UNARY_NAMES), st.integers(0, 99)),
-    st.tuples(
-        st.just("b"), st.sampled_from(BINARY_NAMES), st.integers(0, 99), st.integers(0, 99)
-    ),
+    st.tuples(st.just("b"), st.sampled_from(BINARY_NAMES), st.integers(0, 99), st.integers(0, 99)),
 )
 programs = st.lists(steps, min_size=1, max_size=12)
 

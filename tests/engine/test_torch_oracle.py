@@ -44,9 +44,7 @@ TORCH_OPS = {
 @settings(max_examples=100, deadline=None)
 @given(
     program=programs,
-    values=st.lists(
-        st.lists(st.floats(-3, 3), min_size=4, max_size=4), min_size=3, max_size=3
-    ),
+    values=st.lists(st.lists(st.floats(-3, 3), min_size=4, max_size=4), min_size=3, max_size=3),
 )
 def test_gradients_match_pytorch(program, values):
     datas = [np.array(v).reshape(2, 2) for v in values]
