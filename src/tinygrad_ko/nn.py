@@ -1,0 +1,224 @@
+"""`Value` 위에 쌓은 작은 신경망: 뉴런, 층, 다층 퍼셉트론(MLP)과 학습 도우미.
+
+가중치는 `numpy.random.Generator`로 초기화하므로 같은 `seed`면 같은 신경망이 만들어지고,
+계산이 모두 파이썬 float이라 같은 기계에서는 학습 결과도 똑같이 되풀이됩니다.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from tinygrad_ko.value import Value
+
+__all__ = ["MLP", "Layer", "Module", "Neuron", "accuracy", "hinge_loss", "sgd_step", "train"]
+
+
+# --8<-- [start:module]
+class Module:
+    """매개변수를 가진 모든 구성 요소의 바탕 클래스입니다."""
+
+    def parameters(self) -> list[Value]:
+        return []
+
+    def zero_grad(self) -> None:
+        """매개변수의 기울기를 0으로 되돌립니다. backward 전에 불러야 누적되지 않습니다."""
+        for p in self.parameters():
+            p.grad = 0.0
+
+
+# --8<-- [end:module]
+
+
+def _check_count(name: str, n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {n!r}")
+    return int(n)
+
+
+def _as_generator(rng: object) -> np.random.Generator:
+    if rng is None:
+        return np.random.default_rng()
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng에는 numpy.random.Generator를 넣어야 합니다. 받은 것: {type(rng).__name__}. "
+            "예: np.random.default_rng(0)"
+        )
+    return rng
+
+
+def _as_values(x: Iterable[object], expected: int) -> list[Value]:
+    """입력 벡터를 Value의 리스트로 바꿉니다 (파이썬 수나 NumPy 수는 말단 노드가 됩니다)."""
+    if isinstance(x, Value | str) or not isinstance(x, Iterable):
+        raise TypeError(
+            f"입력은 수 {expected}개의 나열(리스트, 튜플, 1차원 배열)이어야 합니다. "
+            f"받은 것: {type(x).__name__}"
+        )
+    values = [xi if isinstance(xi, Value) else Value(xi) for xi in x]
+    if len(values) != expected:
+        raise ValueError(f"입력 길이가 {len(values)}입니다. 이 층은 수 {expected}개를 받습니다.")
+    return values
+
+
+# --8<-- [start:neuron]
+class Neuron(Module):
+    """입력의 가중합에 편향을 더하고, `nonlin`이면 ReLU를 씌웁니다."""
+
+    def __init__(self, nin: int, nonlin: bool = True, *, rng: np.random.Generator | None = None):
+        nin = _check_count("nin", nin)
+        rng = _as_generator(rng)
+        self.w = [Value(float(w)) for w in rng.uniform(-1.0, 1.0, nin)]
+        self.b = Value(0.0)
+        self.nonlin = nonlin
+
+    def __call__(self, x: Sequence[Value | float]) -> Value:
+        x = _as_values(x, len(self.w))
+        act = self.b
+        for wi, xi in zip(self.w, x, strict=True):
+            act = act + wi * xi  # w·x + b
+        return act.relu() if self.nonlin else act
+
+    def parameters(self) -> list[Value]:
+        return [*self.w, self.b]
+
+    # --8<-- [end:neuron]
+
+    def __repr__(self) -> str:
+        kind = "ReLU" if self.nonlin else "Linear"
+        return f"{kind}Neuron({len(self.w)})"
+
+
+# --8<-- [start:layer]
+class Layer(Module):
+    """같은 입력을 받는 뉴런 `nout`개입니다."""
+
+    def __init__(
+        self, nin: int, nout: int, nonlin: bool = True, *, rng: np.random.Generator | None = None
+    ):
+        nout = _check_count("nout", nout)
+        rng = _as_generator(rng)
+        self.neurons = [Neuron(nin, nonlin, rng=rng) for _ in range(nout)]
+
+    def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
+        x = _as_values(x, len(self.neurons[0].w))  # 입력 노드를 한 번만 만들어 뉴런들이 나눠 씁니다
+        out = [n(x) for n in self.neurons]
+        return out[0] if len(out) == 1 else out
+
+    def parameters(self) -> list[Value]:
+        return [p for n in self.neurons for p in n.parameters()]
+
+    # --8<-- [end:layer]
+
+    def __repr__(self) -> str:
+        return f"Layer[{', '.join(str(n) for n in self.neurons)}]"
+
+
+# --8<-- [start:mlp]
+class MLP(Module):
+    """층을 차례로 잇는 다층 퍼셉트론입니다. 마지막 층만 ReLU 없이 값을 그대로 냅니다.
+
+    `MLP(2, [16, 16, 1], seed=0)`: 입력 2개, 은닉층 16·16, 출력 1개. 같은 `seed`면 같은
+    가중치로 시작합니다. `seed`를 주지 않으면 매번 다른 가중치가 됩니다.
+    """
+
+    def __init__(self, nin: int, nouts: Sequence[int], *, seed: int | None = None):
+        nin = _check_count("nin", nin)
+        if isinstance(nouts, numbers.Integral) or not isinstance(nouts, Sequence) or not nouts:
+            raise TypeError(
+                f"nouts에는 층마다의 뉴런 수를 담은 리스트를 넣어야 합니다. 받은 것: {nouts!r}. "
+                "예: [16, 16, 1]"
+            )
+        rng = np.random.default_rng(seed)
+        sizes = [nin, *(_check_count("nouts의 원소", n) for n in nouts)]
+        last = len(nouts) - 1
+        self.layers = [
+            Layer(sizes[i], sizes[i + 1], nonlin=i != last, rng=rng) for i in range(len(nouts))
+        ]
+
+    def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
+        for layer in self.layers:
+            out = layer(x)
+            x = (
+                [out] if isinstance(out, Value) else out
+            )  # 뉴런 하나짜리 은닉층도 다음 층에 리스트로
+        return x[0] if len(x) == 1 else x
+
+    def parameters(self) -> list[Value]:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    # --8<-- [end:mlp]
+
+    def __repr__(self) -> str:
+        return f"MLP[{', '.join(str(layer) for layer in self.layers)}]"
+
+
+# --- 학습 도우미 ------------------------------------------------------------------------
+
+
+# --8<-- [start:loss]
+def hinge_loss(scores: Sequence[Value], labels: Sequence[float]) -> Value:
+    """평균 힌지 손실 mean(max(0, 1 - y·s)). 레이블 y는 -1 또는 +1입니다.
+
+    점수 s의 부호가 맞고 크기가 1 이상이면 그 점의 손실은 0입니다.
+    """
+    if len(scores) != len(labels) or not scores:
+        raise ValueError(
+            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0 제외)."
+        )
+    total = sum((1.0 - float(yi) * si).relu() for si, yi in zip(scores, labels, strict=True))
+    return total * (1.0 / len(scores))
+
+
+def accuracy(scores: Sequence[Value], labels: Sequence[float]) -> float:
+    """점수의 부호(s > 0이면 +1)가 레이블과 같은 점의 비율입니다."""
+    if len(scores) != len(labels) or not scores:
+        raise ValueError(
+            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0 제외)."
+        )
+    hits = sum((s.data > 0.0) == (float(yi) > 0.0) for s, yi in zip(scores, labels, strict=True))
+    return hits / len(scores)
+
+
+# --8<-- [end:loss]
+
+
+# --8<-- [start:sgd]
+def sgd_step(parameters: Iterable[Value], learning_rate: float) -> None:
+    """경사 하강법 한 걸음: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
+    for p in parameters:
+        p.data -= learning_rate * p.grad
+
+
+# --8<-- [end:sgd]
+
+
+# --8<-- [start:train]
+def train(
+    model: MLP,
+    X: Sequence[Sequence[float]],
+    y: Sequence[float],
+    *,
+    steps: int,
+    learning_rate: float,
+    on_step: Callable[[int, float, float], None] | None = None,
+) -> tuple[float, float]:
+    """전체 데이터로 `steps`번 경사 하강법을 하고 마지막 (손실, 정확도)를 돌려줍니다.
+
+    `on_step(step, loss, accuracy)`를 주면 걸음마다 갱신 전의 손실과 정확도로 부릅니다.
+    """
+    for step in range(steps):
+        scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
+        loss = hinge_loss(scores, y)
+        acc = accuracy(scores, y)
+        if on_step is not None:
+            on_step(step, loss.data, acc)
+        model.zero_grad()  # 이전 걸음의 기울기가 쌓이지 않도록
+        loss.backward()
+        sgd_step(model.parameters(), learning_rate)
+    scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적
+    return hinge_loss(scores, y).data, accuracy(scores, y)
+
+
+# --8<-- [end:train]
