@@ -31,6 +31,4 @@ def make_moons(
     y = np.concatenate([-np.ones(n_upper), np.ones(n_lower)])
     order = rng.permutation(n_samples)  # 두 반달이 번갈아 섞이도록 순서를 섞습니다
     return X[order], y[order]
-
-
-# --8<-- [end:moons]
+    # --8<-- [end:moons]

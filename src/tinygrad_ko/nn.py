@@ -27,9 +27,7 @@ class Module:
         """매개변수의 기울기를 0으로 되돌립니다. backward 전에 불러야 누적되지 않습니다."""
         for p in self.parameters():
             p.grad = 0.0
-
-
-# --8<-- [end:module]
+        # --8<-- [end:module]
 
 
 def _check_count(name: str, n: object) -> int:
@@ -50,7 +48,7 @@ def _as_generator(rng: object) -> np.random.Generator:
 
 
 def _as_values(x: Iterable[object], expected: int) -> list[Value]:
-    """입력 벡터를 Value의 리스트로 바꿉니다 (파이썬 수나 NumPy 수는 말단 노드가 됩니다)."""
+    """입력 벡터를 Value의 리스트로 바꿉니다 (파이썬 수나 NumPy 수는 말단 변수가 됩니다)."""
     if isinstance(x, Value | str) or not isinstance(x, Iterable):
         raise TypeError(
             f"입력은 수 {expected}개의 나열(리스트, 튜플, 1차원 배열)이어야 합니다. "
@@ -82,8 +80,7 @@ class Neuron(Module):
 
     def parameters(self) -> list[Value]:
         return [*self.w, self.b]
-
-    # --8<-- [end:neuron]
+        # --8<-- [end:neuron]
 
     def __repr__(self) -> str:
         kind = "ReLU" if self.nonlin else "Linear"
@@ -108,8 +105,7 @@ class Layer(Module):
 
     def parameters(self) -> list[Value]:
         return [p for n in self.neurons for p in n.parameters()]
-
-    # --8<-- [end:layer]
+        # --8<-- [end:layer]
 
     def __repr__(self) -> str:
         return f"Layer[{', '.join(str(n) for n in self.neurons)}]"
@@ -140,15 +136,13 @@ class MLP(Module):
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
         for layer in self.layers:
             out = layer(x)
-            x = (
-                [out] if isinstance(out, Value) else out
-            )  # 뉴런 하나짜리 은닉층도 다음 층에 리스트로
+            # 뉴런 하나짜리 은닉층의 출력도 다음 층에는 리스트로 넘깁니다.
+            x = [out] if isinstance(out, Value) else out
         return x[0] if len(x) == 1 else x
 
     def parameters(self) -> list[Value]:
         return [p for layer in self.layers for p in layer.parameters()]
-
-    # --8<-- [end:mlp]
+        # --8<-- [end:mlp]
 
     def __repr__(self) -> str:
         return f"MLP[{', '.join(str(layer) for layer in self.layers)}]"
@@ -179,9 +173,7 @@ def accuracy(scores: Sequence[Value], labels: Sequence[float]) -> float:
         )
     hits = sum((s.data > 0.0) == (float(yi) > 0.0) for s, yi in zip(scores, labels, strict=True))
     return hits / len(scores)
-
-
-# --8<-- [end:loss]
+    # --8<-- [end:loss]
 
 
 # --8<-- [start:sgd]
@@ -189,9 +181,7 @@ def sgd_step(parameters: Iterable[Value], learning_rate: float) -> None:
     """경사 하강법 한 걸음: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
     for p in parameters:
         p.data -= learning_rate * p.grad
-
-
-# --8<-- [end:sgd]
+    # --8<-- [end:sgd]
 
 
 # --8<-- [start:train]
@@ -219,6 +209,4 @@ def train(
         sgd_step(model.parameters(), learning_rate)
     scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적
     return hinge_loss(scores, y).data, accuracy(scores, y)
-
-
-# --8<-- [end:train]
+    # --8<-- [end:train]

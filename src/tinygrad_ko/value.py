@@ -93,12 +93,13 @@ def _log_backward(out: Value) -> None:
 
 
 def _do_nothing() -> None:
-    """말단 노드의 `_backward()`: 전할 입력이 없습니다."""
+    """말단 변수의 `_backward()`: 전할 입력이 없습니다."""
 
 
 _new_value = object.__new__
 
 
+# --8<-- [start:node]
 def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule) -> Value:
     """연산 결과 노드를 만듭니다. 값이 이미 float임을 아는 내부 경로라 검사를 건너뜁니다."""
     out = _new_value(Value)
@@ -109,6 +110,7 @@ def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule) -> Value:
     out._rule = rule
     out.label = ""
     return out
+    # --8<-- [end:node]
 
 
 def _describe(obj: object) -> str:
@@ -143,7 +145,7 @@ def _to_float(data: object) -> float:
 
 
 def _lift(other: object, op: str) -> Value:
-    """연산의 상대편을 Value로 만듭니다 (파이썬 수는 말단 노드가 됩니다)."""
+    """연산의 상대편을 Value로 만듭니다 (파이썬 수는 말단 변수가 됩니다)."""
     if isinstance(other, Value):
         return other
     if isinstance(other, numbers.Real):
@@ -158,9 +160,11 @@ def _lift(other: object, op: str) -> Value:
 class Value:
     """스칼라 하나와 그 기울기를 담는 계산 그래프의 노드입니다.
 
-    data: 순전파 값(float)        grad: 최종 출력에 대한 기울기(처음에는 0.0)
-    _prev: 이 노드를 만든 입력 노드들(튜플, 입력 순서 그대로)   _op: 연산 이름('+', '*' 등)
-    _rule: 이 노드를 만든 연산의 역전파 규칙 함수(말단 노드는 None)
+    - data: 순전파로 구한 값(float)
+    - grad: 최종 출력에 대한 기울기(처음에는 0.0)
+    - _prev: 이 노드를 만든 입력 노드들(입력 순서를 지키는 튜플)
+    - _op: 이 노드를 만든 연산의 이름('+', '*' 등. 말단 변수는 '')
+    - _rule: 그 연산의 역전파 규칙 함수(말단 변수는 None). `_backward()`가 이것을 부릅니다.
     """
 
     __slots__ = ("data", "grad", "_prev", "_op", "_rule", "_exponent", "label", "__weakref__")
@@ -180,8 +184,7 @@ class Value:
         """micrograd처럼 인수 없이 부르면 이 노드의 기울기를 입력 노드로 한 단계 전합니다."""
         rule = self._rule
         return _do_nothing if rule is None else partial(rule, self)
-
-    # --8<-- [end:backward-field]
+        # --8<-- [end:backward-field]
 
     @_backward.setter
     def _backward(self, fn: Callable[[], None]) -> None:
@@ -200,8 +203,7 @@ class Value:
         if type(other) is not Value:
             other = _lift(other, "+")
         return _node(self.data + other.data, (self, other), "+", _add_backward)
-
-    # --8<-- [end:add]
+        # --8<-- [end:add]
 
     def __radd__(self, other: float) -> Value:  # 2 + x
         return _lift(other, "+") + self
@@ -219,8 +221,7 @@ class Value:
         if type(other) is not Value:
             other = _lift(other, "*")
         return _node(self.data * other.data, (self, other), "*", _mul_backward)
-
-    # --8<-- [end:mul]
+        # --8<-- [end:mul]
 
     def __rmul__(self, other: float) -> Value:  # 2 * x
         return _lift(other, "*") * self
@@ -310,10 +311,9 @@ class Value:
         self.grad = 1.0  # dself/dself = 1
         for node in reversed(order):  # 출력에서 입력 쪽으로
             rule = node._rule
-            if rule is not None:  # 말단 노드에는 전할 곳이 없습니다
+            if rule is not None:  # 말단 변수에는 전할 곳이 없습니다
                 rule(node)
-
-    # --8<-- [end:backward]
+        # --8<-- [end:backward]
 
 
 def _check_children(children: object) -> tuple[Value, ...]:
@@ -356,6 +356,4 @@ def topological_order(root: Value) -> list[Value]:
             if child not in opened:
                 stack.append(child)
     return order
-
-
-# --8<-- [end:topo]
+    # --8<-- [end:topo]
