@@ -49,23 +49,37 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
                 f"{type(func).__name__}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
                 f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요."
             )
-        gys = _output_grads(func)
+        outputs = func.outputs
+        y = outputs[0]() if len(outputs) == 1 else None
+        if y is not None and y.grad is not None:  # 가장 흔한 경우: 출력 하나, 미분값 있음.
+            gys = (y.grad,)
+        else:
+            gys = _output_grads(func)
         gxs = func.backward(*gys)
         if type(gxs) is not tuple:
             gxs = (gxs,)
-        _check(func, gxs)  # 값을 하나라도 바꾸기 전에 모두 검사합니다.
+        # 값을 하나라도 바꾸기 전에 개수와 모양을 모두 검사합니다.
+        if len(gxs) != len(inputs):
+            _check(func, gxs)
+        for x, gx in zip(inputs, gxs, strict=True):
+            if gx is not None and getattr(gx, "shape", None) != x.data.shape:
+                _check(func, gxs)
 
         for i, (x, gx) in enumerate(zip(inputs, gxs, strict=True)):
             if gx is None:
                 continue
+            creator = x.creator
             if x.grad is None:
-                # 같은 배열을 다른 변수(앞선 입력, 남겨 둘 출력)가 이미 쥐고 있으면 복사합니다.
-                if (i and _same_object(gx, gxs, i)) or (retain_grad and _same_object(gx, gys)):
+                # 사용자가 보게 될 미분값(말단 변수, retain_grad)은 다른 변수와 배열을 공유하면
+                # 안 됩니다. 출력의 미분값을 그대로 넘겨받았거나 앞선 입력과 같은 배열이면 복사합니다.
+                # 중간 변수의 미분값은 곧 버려지고 엔진은 배열을 제자리에서 바꾸지 않으므로 괜찮습니다.
+                if (creator is None or retain_grad) and (
+                    _same_object(gx, gys) or (i and _same_object(gx, gxs[:i]))
+                ):
                     gx = gx.copy()
                 x.grad = gx
             else:
                 x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-            creator = x.creator
             if creator is None:
                 if type(x.grad) is not np.ndarray:
                     x.grad = np.array(x.grad)  # 말단 변수의 미분값은 늘 ndarray로 남깁니다.
@@ -76,7 +90,7 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
                 also_waiting.setdefault(id(creator), []).append(x)
 
         if not retain_grad:
-            for ref in func.outputs:
+            for ref in outputs:
                 y = ref()
                 if y is not None:
                     y.grad = None
@@ -90,8 +104,8 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
                 also_waiting.pop(id(func), None)
 
 
-def _same_object(array: object, arrays: tuple | list, stop: int | None = None) -> bool:
-    return any(array is other for other in arrays[:stop])
+def _same_object(array: object, arrays: tuple | list) -> bool:
+    return any(array is other for other in arrays)
 
 
 def _output_grads(func: Function) -> list[np.ndarray]:
