@@ -1,0 +1,207 @@
+"""사이트 테스트가 함께 쓰는 도구: 페이지 목록, 브라우저 문맥, 렌더링 대기, 검색."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# 빌드 시간과 연 페이지 수를 테스트가 끝날 때 요약에 적습니다.
+STATS: dict[str, object] = {}
+
+
+def source_pages() -> list[str]:
+    """docs/ 의 원본에서 계산한 사이트 페이지 경로들(use_directory_urls: false 이므로 1:1).
+
+    수집할 때 빌드 없이 알 수 있어야 페이지마다 테스트를 따로 만들 수 있습니다.
+    """
+    pages = []
+    for path in sorted(DOCS.rglob("*")):
+        if path.suffix not in {".md", ".ipynb"} or "assets" in path.relative_to(DOCS).parts:
+            continue
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        pages.append(path.relative_to(DOCS).with_suffix(".html").as_posix())
+    return pages
+
+
+@dataclass
+class BuiltSite:
+    path: Path
+    seconds: float
+    log: str
+    pages: list[str] = field(default_factory=list)
+
+    def read(self, page: str) -> str:
+        return (self.path / page).read_text(encoding="utf-8")
+
+    def search_documents(self) -> list[dict]:
+        index = json.loads((self.path / "search" / "search_index.json").read_text("utf-8"))
+        return index["docs"]
+
+    def search_config(self) -> dict:
+        index = json.loads((self.path / "search" / "search_index.json").read_text("utf-8"))
+        return index["config"]
+
+
+def tool_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env.setdefault("PYTHONHASHSEED", "0")
+    return env
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+# 테스트가 닫힌(closed) 섀도 DOM 안을 볼 수 있게 합니다. Material은 mermaid 그림을 닫힌
+# 섀도 루트에 그리므로, 페이지 스크립트보다 먼저 attachShadow가 열린 루트를 만들게 바꿉니다.
+OPEN_SHADOW_ROOTS = """
+(() => {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    return attach.call(this, { ...init, mode: "open" });
+  };
+})();
+"""
+
+
+@dataclass
+class PageVisit:
+    """한 페이지를 여는 동안 브라우저가 보고한 문제들."""
+
+    console_errors: list[str] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+    failed_responses: list[str] = field(default_factory=list)
+
+
+def is_local(url: str) -> bool:
+    if url.startswith(("data:", "blob:", "about:", "file:")):
+        return True
+    return re.match(r"^https?://127\.0\.0\.1(:\d+)?/", url) is not None
+
+
+def new_context(browser, color_scheme: str = "light"):
+    """외부 요청은 보내지 않고 막는 브라우저 문맥(context)을 만듭니다."""
+    context = browser.new_context(
+        color_scheme=color_scheme, viewport={"width": 1280, "height": 900}, locale="ko-KR"
+    )
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+
+    def block_outside(route):
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", block_outside)
+    return context
+
+
+def watch(page) -> PageVisit:
+    visit = PageVisit()
+    page.on(
+        "console",
+        lambda message: (
+            visit.console_errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda error: visit.console_errors.append(f"pageerror: {error}"))
+    page.on(
+        "request",
+        lambda request: (
+            None if is_local(request.url) else visit.external_requests.append(request.url)
+        ),
+    )
+    page.on(
+        "response",
+        lambda response: (
+            visit.failed_responses.append(f"{response.status} {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    return visit
+
+
+WAIT_FOR_RENDERING = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  // Material은 mermaid 블록을 비동기로 그립니다. 모든 블록에 SVG가 생길 때까지 기다립니다.
+  const deadline = Date.now() + 15000;
+  const done = () => [...document.querySelectorAll(".mermaid")].every(
+    (el) => el.shadowRoot && el.shadowRoot.querySelector("svg")
+  );
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+"""
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url, wait_until="load")
+    page.evaluate(WAIT_FOR_RENDERING)
+
+
+def search(page, query: str, base: str) -> set[str]:
+    """Material의 검색창에 입력하고, 결과에 나온 페이지 경로를 모두 모읍니다(스크롤해서 더 불러옴).
+
+    `base`는 사이트의 뿌리 주소(http://127.0.0.1:포트/ 또는 file:///.../)입니다.
+    """
+    page.fill("input.md-search__input", query)
+    page.wait_for_function(
+        """() => {
+          const meta = document.querySelector(".md-search-result__meta");
+          return meta && /(\\d+개의 일치하는 문서|없습니다)/.test(meta.textContent);
+        }""",
+        timeout=15000,
+    )
+    meta = page.inner_text(".md-search-result__meta")
+    match = re.search(r"(\d+)개", meta)
+    expected = int(match.group(1)) if match else 0
+    for _ in range(50):  # 결과는 10개씩 보이고, 목록 끝까지 스크롤하면 더 나옵니다.
+        if page.locator("li.md-search-result__item").count() >= expected:
+            break
+        page.evaluate(
+            """() => { const w = document.querySelector(".md-search__scrollwrap");
+                       w.scrollTop = w.scrollHeight; }"""
+        )
+        page.wait_for_timeout(100)
+    hrefs = page.eval_on_selector_all(
+        "li.md-search-result__item a.md-search-result__link", "els => els.map(e => e.href)"
+    )
+    return {page_path(href, base) for href in hrefs}
+
+
+def page_path(url: str, base: str) -> str:
+    """결과 링크에서 사이트 안의 페이지 경로만 남깁니다(질의 문자열과 앵커는 버립니다)."""
+    assert url.startswith(base), f"사이트 밖을 가리키는 검색 결과: {url}"
+    path = url[len(base) :].split("#", 1)[0].split("?", 1)[0]
+    return urllib.parse.unquote(path) or "index.html"

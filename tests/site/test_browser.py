@@ -1,0 +1,178 @@
+"""실제 브라우저(데비안의 Chromium)로 빌드한 사이트의 모든 페이지를 열어 봅니다.
+
+페이지마다 다음 가운데 하나라도 있으면 실패합니다: 콘솔 오류, 127.0.0.1 밖으로 나가는 요청,
+404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록.
+검색, file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sitetools import (
+    SCREENSHOTS,
+    STATS,
+    new_context,
+    open_page,
+    search,
+    source_pages,
+    watch,
+)
+
+pytestmark = pytest.mark.browser
+
+FORMULA_PROBLEMS = r"""
+() => {
+  const problems = [];
+  document.querySelectorAll(".arithmatex").forEach((el, i) => {
+    if (!el.querySelector("mjx-container")) {
+      problems.push(`수식 ${i + 1}이(가) 그려지지 않았습니다: ${el.textContent.slice(0, 80)}`);
+    }
+  });
+  document.querySelectorAll("mjx-merror, [data-mjx-error]").forEach((el) => {
+    problems.push(`TeX 오류: ${el.getAttribute("data-mjx-error") || el.textContent}`);
+  });
+  // 코드와 이미 그려진 수식을 뺀 본문에 TeX 구분자가 남아 있으면 그려지지 않은 수식입니다.
+  const article = document.querySelector("article") || document.body;
+  const clone = article.cloneNode(true);
+  clone.querySelectorAll("pre, code, mjx-container, script, style").forEach((el) => el.remove());
+  const text = clone.textContent;
+  const patterns = [/\\\(.{0,40}/, /\\\[.{0,40}/, /\$\$.{0,40}/];
+  if (document.querySelector(".jupyter-wrapper")) {
+    patterns.push(/\$[^$\s][^$]{0,40}\$/);  // 노트북 마크다운 셀의 $...$
+  }
+  for (const pattern of patterns) {
+    const found = text.match(pattern);
+    if (found) problems.push(`그려지지 않은 수식 텍스트: ${found[0]}`);
+  }
+  return problems;
+}
+"""
+
+MERMAID_PROBLEMS = """
+() => {
+  const problems = [];
+  const left = document.querySelectorAll("pre.mermaid").length;
+  if (left) problems.push(`그림으로 바뀌지 않은 mermaid 블록 ${left}개`);
+  document.querySelectorAll(".mermaid").forEach((el, i) => {
+    const svg = el.shadowRoot && el.shadowRoot.querySelector("svg");
+    if (!svg) {
+      problems.push(`mermaid 그림 ${i + 1}에 SVG가 없습니다`);
+    } else if (svg.getAttribute("aria-roledescription") === "error" ||
+               svg.querySelector(".error-icon, .error-text")) {
+      problems.push(`mermaid 그림 ${i + 1}이(가) 문법 오류 그림입니다`);
+    } else if (!svg.querySelector(".node")) {
+      problems.push(`mermaid 그림 ${i + 1}에 노드가 없습니다`);
+    }
+  });
+  return problems;
+}
+"""
+
+
+@pytest.mark.parametrize("page_path", source_pages())
+def test_page_renders_offline_without_errors(browser, built_site, site_url, page_path):
+    assert page_path in built_site.pages, f"{page_path} 페이지가 빌드되지 않았습니다"
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        open_page(page, site_url + page_path)
+        problems = [f"콘솔 오류: {text}" for text in visit.console_errors]
+        problems += [f"외부 요청: {url}" for url in visit.external_requests]
+        problems += [f"실패한 응답: {line}" for line in visit.failed_responses]
+        problems += page.evaluate(FORMULA_PROBLEMS)
+        problems += page.evaluate(MERMAID_PROBLEMS)
+    finally:
+        context.close()
+    STATS["browser_pages"] = int(STATS.get("browser_pages", 0)) + 1
+    assert not problems, f"{page_path}:\n" + "\n".join(problems)
+
+
+def test_every_built_page_is_tested(built_site):
+    """빌드된 페이지 목록과 페이지별 테스트 목록이 같아야 빠진 페이지가 없습니다."""
+    assert built_site.pages == sorted(source_pages())
+
+
+def test_search_for_backpropagation_in_korean_lists_results(browser, site_url):
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        open_page(page, site_url + "index.html")
+        found = search(page, "역전파", site_url)
+    finally:
+        context.close()
+    assert found, "'역전파'로 검색했는데 결과가 없습니다"
+    assert not visit.console_errors
+
+
+def test_search_works_from_file_url(browser, built_site):
+    """인터넷도 서버도 없이 site/index.html 을 바로 열어도 검색이 됩니다(offline 플러그인)."""
+    base = built_site.path.as_uri() + "/"
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        open_page(page, base + "index.html")
+        found = search(page, "역전파", base)
+        rendered = page.evaluate("() => document.querySelectorAll('mjx-container').length")
+    finally:
+        context.close()
+    assert found, "file:// 로 연 사이트에서 '역전파' 검색 결과가 없습니다"
+    assert found <= set(built_site.pages)
+    assert rendered > 0, "file:// 로 연 사이트에서 수식이 그려지지 않았습니다"
+    assert not visit.console_errors, visit.console_errors
+    assert not visit.external_requests, visit.external_requests
+
+
+def _relative_luminance(rgb: str) -> float:
+    channels = [int(part) / 255 for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_relative_luminance(a), _relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _pick_pages(built_site) -> dict[str, str]:
+    """스크린숏을 찍을 페이지: 처음 페이지, 수식이 있는 장, 그림이 있는 장(장이 없으면 다른 페이지)."""
+    others = [p for p in built_site.pages if p != "index.html"]
+    chapters = [p for p in others if p.startswith("part")] + others
+
+    def first_with(marker: str) -> str:
+        return next((p for p in chapters if marker in built_site.read(p)), "index.html")
+
+    return {
+        "home": "index.html",
+        "formula": first_with('class="arithmatex"'),
+        "diagram": first_with('class="mermaid"'),
+    }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_and_readable_colours(browser, built_site, site_url, scheme):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    context = new_context(browser, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        for role, page_path in _pick_pages(built_site).items():
+            open_page(page, site_url + page_path)
+            colours = page.evaluate(
+                """() => ({
+                  background: getComputedStyle(document.body).backgroundColor,
+                  text: getComputedStyle(document.querySelector(".md-typeset")).color,
+                  scheme: document.body.getAttribute("data-md-color-scheme"),
+                })"""
+            )
+            target = SCREENSHOTS / f"{role}-{scheme}.png"
+            page.screenshot(path=str(target), full_page=True)
+            assert target.stat().st_size > 10_000, f"{target}가 비어 있습니다"
+            expected_scheme = "slate" if scheme == "dark" else "default"
+            assert colours["scheme"] == expected_scheme, (page_path, colours)
+            background = _relative_luminance(colours["background"])
+            assert (background < 0.1) if scheme == "dark" else (background > 0.8), colours
+            assert _contrast(colours["background"], colours["text"]) >= 4.5, (page_path, colours)
+    finally:
+        context.close()
