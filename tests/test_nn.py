@@ -117,9 +117,8 @@ def test_numpy_rows_are_accepted_as_inputs():
 
 
 def test_repr_shows_structure():
-    assert repr(MLP(2, [2, 1], seed=0)) == (
-        "MLP[Layer[ReLUNeuron(2), ReLUNeuron(2)], Layer[LinearNeuron(2)]]"
-    )
+    assert repr(MLP(2, [3, 1], seed=0)) == "MLP[Layer(2 -> 3, ReLU), Layer(3 -> 1, Linear)]"
+    assert repr(Neuron(4, nonlin=False)) == "LinearNeuron(4)"
 
 
 # ---------------------------------------------------------------------------------------

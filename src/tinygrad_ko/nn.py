@@ -108,7 +108,9 @@ class Layer(Module):
         # --8<-- [end:layer]
 
     def __repr__(self) -> str:
-        return f"Layer[{', '.join(str(n) for n in self.neurons)}]"
+        first = self.neurons[0]
+        kind = "ReLU" if first.nonlin else "Linear"
+        return f"Layer({len(first.w)} -> {len(self.neurons)}, {kind})"
 
 
 # --8<-- [start:mlp]
@@ -145,7 +147,7 @@ class MLP(Module):
         # --8<-- [end:mlp]
 
     def __repr__(self) -> str:
-        return f"MLP[{', '.join(str(layer) for layer in self.layers)}]"
+        return f"MLP[{', '.join(repr(layer) for layer in self.layers)}]"
 
 
 # --- 학습 도우미 ------------------------------------------------------------------------

@@ -169,7 +169,9 @@ class Value:
 
     __slots__ = ("data", "grad", "_prev", "_op", "_rule", "_exponent", "label", "__weakref__")
 
-    def __init__(self, data: float, _children: tuple[Value, ...] = (), _op: str = "", *, label=""):
+    def __init__(
+        self, data: float, _children: tuple[Value, ...] = (), _op: str = "", *, label: str = ""
+    ):
         self.data = data if type(data) is float else _to_float(data)
         self.grad = 0.0
         self._prev = _check_children(_children)
