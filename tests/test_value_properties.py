@@ -59,6 +59,21 @@ def run(program, leaves, use_value):
     return total
 
 
+def recursive_order(root: Value) -> list[Value]:
+    """정의 그대로의 재귀 후위 순회 (작은 그래프에서 비교용)."""
+    order, seen = [], set()
+
+    def visit(node: Value) -> None:
+        if node not in seen:
+            seen.add(node)
+            for child in node._prev:
+                visit(child)
+            order.append(node)
+
+    visit(root)
+    return order
+
+
 @settings(max_examples=150, deadline=None)
 @given(program=programs, xs=inputs)
 def test_random_expression_gradients_match_numerical_differentiation(program, xs):
@@ -87,6 +102,7 @@ def test_order_puts_every_node_after_its_inputs_and_repeats(program, xs):
     for node in order:
         for child in node._prev:
             assert position[id(child)] < position[id(node)]
+    assert order == recursive_order(out)  # 재귀 깊이 우선 후위 순서와 똑같습니다
     # 같은 식을 다시 만들면 같은 순서(연산 이름의 나열)가 나옵니다.
     again = topological_order(run(program, [Value(x) for x in xs], use_value=True))
     assert [n._op for n in again] == [n._op for n in order]
