@@ -175,7 +175,11 @@ def search(page, query: str, base: str) -> set[str]:
 
     `base`는 사이트의 뿌리 주소(http://127.0.0.1:포트/ 또는 file:///.../)입니다.
     """
-    page.fill("input.md-search__input", query)
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill(query)
+    # Material은 색인이 준비된 뒤에는 키 입력이 있어야 검색합니다(fill은 키 이벤트를 내지 않습니다).
+    field.press("End")
     page.wait_for_function(
         """() => {
           const meta = document.querySelector(".md-search-result__meta");

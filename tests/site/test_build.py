@@ -1,0 +1,249 @@
+"""브라우저 없이 빌드 결과와 설정을 검사합니다.
+
+- 엄격한 빌드(`--strict`)가 깨진 링크, 없는 앵커, nav에서 빠진 페이지, 절대 링크, 알 수 없는
+  링크를 실제로 잡아내는지(작은 시험용 사이트로)
+- HTML이 외부 자원을 불러오지 않는지, 한국어 제목 앵커와 페이지 안 링크가 맞는지
+- 처음 페이지의 장 지도가 있는 장을 모두 링크하는지
+- 노트북이 빌드할 때 실행되었는지, 벤더링한 파일이 고정된 해시와 같은지
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.parse
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+from sitetools import DOCS, ROOT, tool_env
+
+HANGUL = re.compile(r"[가-힣]")
+
+
+class _ResourceParser(HTMLParser):
+    """브라우저가 페이지를 열 때 불러오는 주소(script, link, img, iframe, source)와 id, 앵커를 모읍니다."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads: list[str] = []
+        self.ids: set[str] = set()
+        self.fragments: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if "id" in attributes:
+            self.ids.add(attributes["id"])
+        if tag in {"script", "img", "iframe", "source", "audio", "video"} and attributes.get("src"):
+            self.loads.append(attributes["src"])
+        if tag == "link" and attributes.get("href"):
+            self.loads.append(attributes["href"])
+        if tag == "a" and attributes.get("href") is not None:
+            href = attributes["href"]
+            self.links.append(href)
+            if href.startswith("#"):
+                self.fragments.append(urllib.parse.unquote(href[1:]))
+
+
+def parse(html: str) -> _ResourceParser:
+    parser = _ResourceParser()
+    parser.feed(html)
+    return parser
+
+
+# --- 실제 사이트 ---------------------------------------------------------------------------
+
+
+def test_pages_load_nothing_from_outside(built_site):
+    for page in built_site.pages:
+        outside = [
+            url
+            for url in parse(built_site.read(page)).loads
+            if re.match(r"^(https?:)?//", url) and not url.startswith("http://127.0.0.1")
+        ]
+        assert not outside, f"{page}가 외부 자원을 불러옵니다: {outside}"
+
+
+def test_in_page_links_point_to_existing_ids(built_site):
+    """목차와 ¶ 링크가 가리키는 id가 페이지에 있어야 합니다(노트북 페이지 포함)."""
+    for page in built_site.pages:
+        parsed = parse(built_site.read(page))
+        missing = sorted({f for f in parsed.fragments if f and f not in parsed.ids})
+        assert not missing, f"{page}: 없는 앵커로의 링크 {missing}"
+
+
+def test_korean_headings_get_korean_anchors(built_site):
+    for page in built_site.pages:
+        headings = re.findall(r'<h[2-6] id="([^"]*)"', built_site.read(page))
+        assert "" not in headings, f"{page}: id가 빈 제목이 있습니다"
+        assert not [h for h in headings if re.fullmatch(r"_\d+", h)], f"{page}: {headings}"
+    glossary = re.findall(r'<h2 id="([^"]*)"', built_site.read("glossary.html"))
+    assert "계산-그래프의-기본" in glossary
+    assert all(HANGUL.search(anchor) for anchor in glossary)
+
+
+def chapter_sources() -> list[Path]:
+    """장 지도에 링크되어야 하는 원본: 고지별 장, 성능 페이지, 노트북."""
+    sources = [
+        p for part in ("part1", "part2", "part3") for p in sorted((DOCS / part).glob("*.md"))
+    ]
+    sources += sorted((DOCS / "notebooks").glob("*.ipynb"))
+    if (DOCS / "performance.md").exists():
+        sources.append(DOCS / "performance.md")
+    return sources
+
+
+def test_home_page_map_links_every_chapter(built_site):
+    links = {
+        urllib.parse.unquote(href.split("#", 1)[0])
+        for href in parse(built_site.read("index.html")).links
+    }
+    chapters = [p.relative_to(DOCS).with_suffix(".html").as_posix() for p in chapter_sources()]
+    assert chapters, "장 페이지가 하나도 없습니다"
+    missing = [page for page in chapters if page not in links]
+    assert not missing, f"처음 페이지의 장 지도에 링크가 없습니다: {missing}"
+
+
+def test_notebook_was_executed_at_build_time(built_site):
+    html = built_site.read("notebooks/numerical-diff-error.html")
+    assert "data:image/png;base64," in html, "그래프 이미지가 없습니다: 셀이 실행되지 않았습니다"
+    assert "전진 차분: 가장 좋은 h = " in html  # print()의 출력은 실행해야만 생깁니다
+    assert "Converting notebook (execute=True)" in built_site.log
+
+
+def test_notebook_pages_load_no_requirejs_or_cdn_mathjax(built_site):
+    for page in built_site.pages:
+        loads = parse(built_site.read(page)).loads
+        assert not [u for u in loads if "require" in u or "mathjax/2" in u], (page, loads)
+
+
+# --- 설정 --------------------------------------------------------------------------------
+
+
+def load_site_config() -> dict:
+    """mkdocs.yml 을 읽습니다. `!relative`(빌드할 때만 뜻이 있는 태그)는 글자 그대로 둡니다."""
+
+    class Loader(get_yaml_loader()):
+        pass
+
+    Loader.add_constructor("!relative", lambda loader, node: loader.construct_scalar(node))
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
+        return yaml_load(file, loader=Loader)
+
+
+def test_jupyter_plugin_settings_fail_on_errors_and_never_use_a_stale_cache():
+    plugins = load_site_config()["plugins"]
+    jupyter = next(
+        p["mkdocs-jupyter"] for p in plugins if isinstance(p, dict) and "mkdocs-jupyter" in p
+    )
+    assert jupyter["execute"] is True
+    assert jupyter["allow_errors"] is False
+    assert jupyter["cache"] is False
+    assert jupyter["include"] == ["*.ipynb"]
+    assert jupyter.get("include_requirejs", False) is False
+
+
+def test_search_separator_splits_korean_prose(built_site):
+    """사이트에 실린 검색 설정으로, 한국어 문장 속 괄호 안 영어와 코드 이름이 따로 토큰이 됩니다.
+
+    (같은 정규식을 브라우저의 lunr가 씁니다. 실제 검색 결과는 test_search.py가 봅니다.)
+    """
+    config = built_site.search_config()
+    assert config["pipeline"] == ["stopWordFilter"], "stemmer/trimmer는 한국어 토큰을 망가뜨립니다"
+    separator = re.compile(config["separator"])
+
+    def tokens(text: str) -> list[str]:
+        return [t for t in separator.split(text) if t]
+
+    assert tokens("역전파(backpropagation)는") == ["역전파", "backpropagation", "는"]
+    assert "weakref" in tokens("함수는 출력을 `weakref.ref`로 가리킵니다")
+    # 조사는 붙은 채 남지만, Material이 검색어 끝에 *를 붙이므로 `creator`로 찾을 수 있습니다.
+    assert tokens("y.creator가") == ["y", "creator가"]
+    assert "retain" in tokens("retain_grad=True")
+    assert tokens("「세대」·창조자") == ["세대", "창조자"]
+
+
+# --- 엄격한 빌드가 잡아내는 것 ---------------------------------------------------------------
+
+GOOD_OTHER = "# 다른 페이지\n\n## 역전파 이론\n\n본문입니다.\n"
+
+CASES = {
+    "broken_link": ("[없는 페이지](missing.md)", "missing.md"),
+    "missing_anchor": ("[없는 제목](other.md#없는-제목)", "없는-제목"),
+    "absolute_link": ("[절대 링크](/other.md)", "absolute link"),
+    "unrecognized_link": ("[폴더 링크](sub/)", "unrecognized relative link"),
+    "omitted_file": ("본문입니다.", 'not included in the "nav"'),
+}
+
+
+def build_small_site(
+    tmp_path: Path, index_body: str, extra_file: bool
+) -> subprocess.CompletedProcess:
+    """이 사이트와 같은 validation과 toc(한글 slugify) 설정으로 작은 사이트를 만듭니다."""
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "index.md").write_text(
+        f"# 처음\n\n[다른 페이지의 제목](other.md#역전파-이론)\n\n{index_body}\n", encoding="utf-8"
+    )
+    (docs / "other.md").write_text(GOOD_OTHER, encoding="utf-8")
+    (docs / "sub" / "image.txt").write_text("정적 파일", encoding="utf-8")
+    if extra_file:
+        (docs / "extra.md").write_text("# nav에 없는 페이지\n", encoding="utf-8")
+    validation = json.dumps(load_site_config()["validation"], ensure_ascii=False)
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: 시험\n"
+        "use_directory_urls: false\n"
+        "nav: [index.md, other.md]\n"
+        "markdown_extensions:\n"
+        "  - toc:\n"
+        "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+        f"validation: {validation}\n",
+        encoding="utf-8",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+        cwd=tmp_path,
+        env=tool_env(),
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_small_site_with_korean_anchor_link_builds(tmp_path):
+    completed = build_small_site(tmp_path, "본문입니다.", extra_file=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_strict_build_rejects(tmp_path, case):
+    body, message = CASES[case]
+    completed = build_small_site(tmp_path, body, extra_file=case == "omitted_file")
+    log = completed.stdout + completed.stderr
+    assert completed.returncode != 0, f"{case}: 엄격한 빌드가 통과했습니다\n{log}"
+    assert message in log, log
+
+
+# --- 벤더링한 파일 ---------------------------------------------------------------------------
+
+
+def test_vendored_files_match_their_pinned_hashes():
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "vendor.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_every_vendored_package_has_its_licence_and_no_page_sources():
+    vendor = DOCS / "assets" / "vendor"
+    packages = [p for p in vendor.iterdir() if p.is_dir()]
+    assert {p.name for p in packages} == {"mathjax", "mermaid", "iframe-worker"}
+    for package in packages:
+        assert (package / "LICENSE").stat().st_size > 500, package
+    # .md / .ipynb 는 mkdocs가 페이지로, pytest가 테스트로 모읍니다.
+    assert not [p for p in (DOCS / "assets").rglob("*") if p.suffix in {".md", ".ipynb"}]
