@@ -190,14 +190,19 @@ def search(page, query: str, base: str) -> set[str]:
     meta = page.inner_text(".md-search-result__meta")
     match = re.search(r"(\d+)개", meta)
     expected = int(match.group(1)) if match else 0
-    for _ in range(50):  # 결과는 10개씩 보이고, 목록 끝까지 스크롤하면 더 나옵니다.
+    # 결과는 10개를 먼저 보이고, 목록 끝에 새로 닿을 때마다 4개씩 더 그립니다. 이미 끝에 있으면
+    # 새로 닿은 것으로 치지 않으므로, 맨 위로 올렸다가 다시 끝까지 내립니다.
+    for _ in range(100):
         if page.locator("li.md-search-result__item").count() >= expected:
             break
-        page.evaluate(
-            """() => { const w = document.querySelector(".md-search__scrollwrap");
-                       w.scrollTop = w.scrollHeight; }"""
-        )
-        page.wait_for_timeout(100)
+        for position in ("0", "w.scrollHeight"):
+            page.evaluate(
+                f"""() => {{ const w = document.querySelector(".md-search__scrollwrap");
+                            w.scrollTop = {position}; }}"""
+            )
+            page.wait_for_timeout(150)
+    loaded = page.locator("li.md-search-result__item").count()
+    assert loaded >= expected, f"'{query}' 검색 결과를 {expected}개 중 {loaded}개만 불러왔습니다"
     hrefs = page.eval_on_selector_all(
         "li.md-search-result__item a.md-search-result__link", "els => els.map(e => e.href)"
     )
