@@ -1,0 +1,297 @@
+"""벤치마크가 재는 엔진들과, 엔진마다 다른 사용법을 한 모양으로 맞추는 어댑터.
+
+작업(`workloads.py`)은 어댑터의 메서드(`scalar`, `scale`, `add`, `backward` ...)만 부르므로
+엔진이 무엇이든 같은 코드로 잽니다. 엔진 모듈은 `load(key)`를 부를 때에야 가져옵니다.
+실행기(`run.py`)는 엔진을 가져오지 않고 `ENGINES`의 설명만 읽습니다.
+
+단계 스냅숏에 없는 연산은 여기서 그 단계의 `Function`을 상속해 정의합니다.
+
+- 7·8단계: 입력이 하나인 함수만 있으므로 상수 곱 `Scale(c)`를 입력 하나짜리 함수로 둡니다.
+- 16·18단계: 두 입력 곱셈 `Mul`이 아직 없으므로(책의 20단계에서 생김) 같은 일을 하는 함수를
+  그 단계의 `Function`으로 정의하고, 상수는 책의 22단계처럼 0차원 배열의 `Variable`로 감쌉니다.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+
+import numpy as np
+
+# 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산, 메모리.
+CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY = "chain", "depth", "fanin", "elementwise", "memory"
+ALL_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY)
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """표에 실을 엔진 하나의 설명. `module`은 설치 여부를 확인할 때 씁니다."""
+
+    key: str
+    title: str
+    module: str
+    workloads: tuple[str, ...]
+    has_no_grad: bool
+    optional: bool = False  # 설치되어 있을 때만 재는 비교 대상(peer)인지
+
+
+ENGINES: dict[str, EngineInfo] = {
+    info.key: info
+    for info in (
+        EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
+        EngineInfo(
+            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", ALL_WORKLOADS, True
+        ),
+        EngineInfo(
+            "step18",
+            "18단계: 메모리 절약 모드",
+            "tinygrad_ko.steps.step18",
+            (CHAIN, DEPTH, FANIN, MEMORY),
+            True,
+        ),
+        EngineInfo(
+            "step16",
+            "15~16단계: 세대 순 정렬",
+            "tinygrad_ko.steps.step16",
+            (CHAIN, DEPTH, FANIN, MEMORY),
+            False,
+        ),
+        EngineInfo(
+            "step08", "8단계: 반복문", "tinygrad_ko.steps.step08", (CHAIN, DEPTH, MEMORY), False
+        ),
+        EngineInfo(
+            "step07", "7단계: 재귀", "tinygrad_ko.steps.step07", (CHAIN, DEPTH, MEMORY), False
+        ),
+        EngineInfo(
+            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN), False
+        ),
+        EngineInfo(
+            "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
+        ),
+        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
+    )
+}
+
+
+def is_installed(info: EngineInfo) -> bool:
+    """엔진의 최상위 패키지를 찾을 수 있는지(가져오지는 않고) 확인합니다."""
+    return importlib.util.find_spec(info.module.split(".")[0]) is not None
+
+
+# --- NumPy 기반 엔진 --------------------------------------------------------------------
+class OperatorEngine:
+    """연산자(`*`, `+`, `-`)와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
+
+    memory_method = "tracemalloc"
+
+    def __init__(self, module_name: str) -> None:
+        self.module = importlib.import_module(module_name)
+        self.square = self.module.square
+        self.exp = self.module.exp
+
+    def scalar(self, value: float):
+        return self.module.Variable(np.array(value))
+
+    def array(self, data: np.ndarray):
+        return self.module.Variable(data)
+
+    @staticmethod
+    def scale(y, c: float):
+        return y * c
+
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+    @staticmethod
+    def mul(a, b):
+        return a * b
+
+    @staticmethod
+    def sub(a, b):
+        return a - b
+
+    @staticmethod
+    def neg(a):
+        return -a
+
+    @staticmethod
+    def backward(y) -> None:
+        y.backward()
+
+    @staticmethod
+    def grad(x):
+        return x.grad
+
+    def no_grad(self):
+        return self.module.no_grad()
+
+
+class GenerationStepEngine:
+    """16·18단계: 여러 입력을 받는 `Function`은 있지만 곱셈이 아직 없는 단계."""
+
+    memory_method = "tracemalloc"
+
+    def __init__(self, module_name: str) -> None:
+        self.module = module = importlib.import_module(module_name)
+
+        class Mul(module.Function):
+            """두 입력의 곱. 국소 미분은 서로 상대의 값입니다."""
+
+            def forward(self, x0, x1):
+                return x0 * x1
+
+            def backward(self, gy):
+                return gy * self.inputs[1].data, gy * self.inputs[0].data
+
+        self._mul = Mul
+        self.square = module.square
+        self.add = module.add
+        if hasattr(module, "no_grad"):  # 18단계부터 있습니다.
+            self.no_grad = module.no_grad
+
+    def scalar(self, value: float):
+        return self.module.Variable(np.array(value))
+
+    def array(self, data: np.ndarray):
+        return self.module.Variable(data)
+
+    def scale(self, y, c: float):
+        return self._mul()(y, self.module.Variable(np.array(c)))
+
+    @staticmethod
+    def backward(y) -> None:
+        y.backward()
+
+    @staticmethod
+    def grad(x):
+        return x.grad
+
+
+class EarlyStepEngine:
+    """7·8단계: 입력도 출력도 하나인 함수만 있고, 출력의 미분값을 직접 넣어야 하는 단계."""
+
+    memory_method = "tracemalloc"
+
+    def __init__(self, module_name: str) -> None:
+        self.module = module = importlib.import_module(module_name)
+
+        class Scale(module.Function):
+            """상수 c를 곱하는 입력 하나짜리 함수. 국소 미분은 c입니다."""
+
+            def __init__(self, c):
+                self.c = c
+
+            def forward(self, x):
+                return x * self.c
+
+            def backward(self, gy):
+                return gy * self.c
+
+        self._scale = Scale
+
+    def scalar(self, value: float):
+        return self.module.Variable(np.array(value))
+
+    def array(self, data: np.ndarray):
+        return self.module.Variable(data)
+
+    def scale(self, y, c: float):
+        return self._scale(c)(y)
+
+    def square(self, x):
+        return self.module.Square()(x)
+
+    @staticmethod
+    def backward(y) -> None:
+        y.grad = np.ones_like(y.data)  # 이 단계들은 시작 미분값을 자동으로 채우지 않습니다.
+        y.backward()
+
+    @staticmethod
+    def grad(x):
+        return x.grad
+
+
+# --- 스칼라 엔진 ------------------------------------------------------------------------
+class ScalarEngine:
+    """파이썬 float 하나를 담는 노드(`Value`)로 된 엔진: 이 프로젝트의 Value와 micrograd."""
+
+    def __init__(self, module_name: str) -> None:
+        self.value_class = importlib.import_module(module_name).Value
+
+    def scalar(self, value: float):
+        return self.value_class(value)
+
+    @staticmethod
+    def scale(y, c: float):
+        return y * c
+
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+    @staticmethod
+    def backward(y) -> None:
+        y.backward()
+
+    @staticmethod
+    def grad(x):
+        return x.grad
+
+
+# --- PyTorch --------------------------------------------------------------------------
+class TorchEngine:
+    """PyTorch CPU, 스레드 하나, float64. tracemalloc이 보지 못하므로 메모리는 RSS로 잽니다."""
+
+    memory_method = "rss"
+
+    def __init__(self) -> None:
+        import torch
+
+        torch.set_num_threads(1)
+        self.torch = torch
+        self.square = torch.square
+        self.exp = torch.exp
+
+    def scalar(self, value: float):
+        return self.torch.tensor(value, dtype=self.torch.float64, requires_grad=True)
+
+    def array(self, data: np.ndarray):
+        return self.torch.from_numpy(data).requires_grad_(True)
+
+    scale = staticmethod(OperatorEngine.scale)
+    add = staticmethod(OperatorEngine.add)
+    mul = staticmethod(OperatorEngine.mul)
+    sub = staticmethod(OperatorEngine.sub)
+    neg = staticmethod(OperatorEngine.neg)
+
+    def backward(self, y) -> None:
+        if y.dim() == 0:
+            y.backward()
+        else:  # 배열 출력은 NumPy 엔진들처럼 1로 채운 미분값에서 시작합니다.
+            y.backward(self.torch.ones_like(y))
+
+    @staticmethod
+    def grad(x):
+        return x.grad.numpy()
+
+    def no_grad(self):
+        return self.torch.no_grad()
+
+
+def load(key: str):
+    """엔진 이름으로 어댑터를 만듭니다(이때 엔진 모듈을 가져옵니다)."""
+    if key not in ENGINES:
+        names = ", ".join(ENGINES)
+        raise ValueError(f"알 수 없는 엔진 이름: {key!r}. 다음 중 하나를 주세요: {names}")
+    module = ENGINES[key].module
+    if key in ("tinygrad_ko", "step24"):
+        return OperatorEngine(module)
+    if key in ("step16", "step18"):
+        return GenerationStepEngine(module)
+    if key in ("step07", "step08"):
+        return EarlyStepEngine(module)
+    if key in ("value", "micrograd"):
+        return ScalarEngine(module)
+    return TorchEngine()

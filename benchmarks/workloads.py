@@ -1,0 +1,287 @@
+"""벤치마크 작업들. 각 함수는 엔진 어댑터(`engines.py`) 하나로 작업 하나를 재고,
+JSON으로 옮길 수 있는 날것의 측정값(반복마다의 시간, MB)을 돌려줍니다. 요약은 실행기가 합니다.
+
+모든 작업은 재기 전에 답(미분값)을 확인합니다. 틀린 답을 빨리 내는 엔진이 빠르다고
+보고되지 않게 하려는 것입니다. 확인에 실패하면 `WrongGradient`를 던집니다.
+
+시간은 계산 그래프를 만들고(순전파) 거슬러 올라가는(역전파) 구간만 잽니다. 시계는 벽시계가
+아니라 이 프로세스가 쓴 CPU 시간(`time.process_time_ns`, 사용자+커널)입니다. 코어를 다른 작업과
+나눠 쓰는 기계에서는 벽시계가 기다린 시간까지 세어 흔들리기 때문입니다. 반복 사이에
+`gc.collect()`로 앞선 반복의 쓰레기를 치우지만, 잴 때 GC를 끄지는 않습니다: 순환 참조가 있는
+엔진이 GC에 쓰는 시간도 그 엔진을 쓰는 사람이 치르는 값이기 때문입니다.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from dataclasses import dataclass
+from time import perf_counter, process_time_ns
+
+import numpy as np
+from memory import RssProbe, make_probe
+
+# 측정에 쓰는 시계: 프로세스의 CPU 시간(나노초). 가지 작업의 시간 예산만 벽시계로 셉니다.
+clock = process_time_ns
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """작업의 크기와 반복 횟수. `FULL`은 표에 싣는 값, `QUICK`은 빠른 점검용입니다."""
+
+    chain_ops: int = 500  # 모든 엔진(재귀하는 7단계와 micrograd 포함)이 견디는 길이
+    chain_repeats: int = 30
+    chain_warmup: int = 3
+    depths: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
+    fanin_ks: tuple[int, ...] = (1_000, 10_000)
+    fanin_min_repeats: int = 3
+    fanin_max_repeats: int = 9
+    fanin_budget_s: float = 30.0  # K 하나에 쓸 시간. 느린 엔진은 최소 횟수만 잽니다.
+    elementwise_n: int = 1000
+    elementwise_repeats: int = 11
+    memory_shape: tuple[int, ...] = (100, 100, 100)
+    memory_ops: int = 20
+
+
+FULL = Sizes()
+QUICK = Sizes(
+    chain_ops=100,
+    chain_repeats=5,
+    chain_warmup=1,
+    depths=(1_000, 10_000),
+    fanin_ks=(100, 1_000),
+    fanin_min_repeats=2,
+    fanin_max_repeats=3,
+    fanin_budget_s=5.0,
+    elementwise_n=200,
+    elementwise_repeats=3,
+    memory_shape=(10, 100, 100),
+)
+
+# 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
+ELEMENTWISE_BLOCKS = 4
+ELEMENTWISE_OPS = 5 * ELEMENTWISE_BLOCKS
+
+
+class WrongGradient(AssertionError):
+    """엔진이 낸 미분값이 손으로 구한 값과 다릅니다."""
+
+
+def _check_scalar(got: object, expected: float, what: str) -> None:
+    value = float(np.asarray(got))
+    if not math.isclose(value, expected, rel_tol=1e-9):
+        raise WrongGradient(f"{what}: 미분값 {value!r}, 기대한 값 {expected!r}")
+
+
+# --- (a) 0차원 사슬 ---------------------------------------------------------------------
+def chain(engine, sizes: Sizes) -> dict:
+    """`y = y * c`를 `chain_ops`번 이은 사슬의 순전파와 역전파를 따로 잽니다(연산 하나당 µs)."""
+    n, c = sizes.chain_ops, 1.001
+    expected = c**n  # dy/dx = c^n
+    scalar, scale, backward, grad = engine.scalar, engine.scale, engine.backward, engine.grad
+    forward_us, backward_us = [], []
+    for repeat in range(sizes.chain_warmup + sizes.chain_repeats):
+        gc.collect()
+        x = scalar(1.0)
+        t0 = clock()
+        y = x
+        for _ in range(n):
+            y = scale(y, c)
+        t1 = clock()
+        backward(y)
+        t2 = clock()
+        _check_scalar(grad(x), expected, f"길이 {n}인 사슬")
+        if repeat >= sizes.chain_warmup:
+            forward_us.append((t1 - t0) / n / 1000)
+            backward_us.append((t2 - t1) / n / 1000)
+        del x, y
+    return {"ops": n, "forward_us": forward_us, "backward_us": backward_us}
+
+
+# --- (b) 가장 깊은 사슬 ------------------------------------------------------------------
+def depth(engine, n: int) -> dict:
+    """길이 n인 사슬을 만들고 역전파한 뒤 해제합니다. 실패하면 예외가 그대로 올라갑니다."""
+    x = engine.scalar(1.0)
+    t0 = clock()
+    y = x
+    for _ in range(n):
+        y = engine.scale(y, 1.0)
+    t1 = clock()
+    engine.backward(y)
+    t2 = clock()
+    _check_scalar(engine.grad(x), 1.0, f"길이 {n}인 사슬")
+    del x, y  # 깊은 그래프를 해제하다 죽는 엔진도 실패로 보려고 여기서 해제합니다.
+    gc.collect()
+    t3 = clock()
+    return {
+        "n": n,
+        "forward_s": (t1 - t0) / 1e9,
+        "backward_s": (t2 - t1) / 1e9,
+        "release_s": (t3 - t2) / 1e9,
+    }
+
+
+# --- (c) 가지(fan-in) --------------------------------------------------------------------
+def fanin(engine, sizes: Sizes) -> dict:
+    """`x * c_0 + x * c_1 + ... + x * c_{K-1}`(덧셈의 사슬, x 공유)의 역전파 시간(ms)."""
+    scalar, scale, add, backward, grad = (
+        engine.scalar,
+        engine.scale,
+        engine.add,
+        engine.backward,
+        engine.grad,
+    )
+    result = {}
+    for k in sizes.fanin_ks:
+        cs = [1.0 + i / k for i in range(k)]
+        expected = math.fsum(cs)  # d(sum c_i x)/dx = sum c_i
+        times_ms: list[float] = []
+        started = perf_counter()
+        while len(times_ms) < sizes.fanin_max_repeats and (
+            len(times_ms) < sizes.fanin_min_repeats
+            or perf_counter() - started < sizes.fanin_budget_s
+        ):
+            gc.collect()
+            x = scalar(1.0)
+            s = scale(x, cs[0])
+            for c in cs[1:]:
+                s = add(s, scale(x, c))
+            t0 = clock()
+            backward(s)
+            t1 = clock()
+            _check_scalar(grad(x), expected, f"가지 {k}개")
+            times_ms.append((t1 - t0) / 1e6)
+            del x, s
+        result[str(k)] = times_ms
+    return {"ms": result}
+
+
+# --- (d) 1000x1000 원소별 연산 ------------------------------------------------------------
+def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray):
+    """엔진으로 원소별 연산 20개를 순전파하고 역전파합니다. (x의 미분값, w의 미분값)을 돌려줍니다."""
+    x, w = engine.array(x_data), engine.array(w_data)
+    y = x
+    for _ in range(ELEMENTWISE_BLOCKS):
+        y = engine.mul(y, w)
+        y = engine.sub(y, x)
+        y = engine.square(y)
+        y = engine.neg(y)
+        y = engine.exp(y)
+    engine.backward(y)
+    return engine.grad(x), engine.grad(w)
+
+
+def numpy_forward_backward(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """같은 계산을 NumPy만으로: 순전파에서 필요한 값을 남기고, 역전파는 손으로 유도한 식입니다."""
+    saved = []
+    y = x
+    for _ in range(ELEMENTWISE_BLOCKS):
+        b = y * w - x
+        e = np.exp(-(b**2))
+        saved.append((y, b, e))
+        y = e
+    gy = np.ones_like(y)
+    gx = gw = None
+    for y_in, b, e in reversed(saved):
+        gb = 2 * b * -(gy * e)  # e = exp(-b²) 이므로 de/db = -2b·e
+        gx = -gb if gx is None else gx - gb  # b = y·w - x
+        gw = gb * y_in if gw is None else gw + gb * y_in
+        gy = gb * w
+    return gx + gy, gw  # 처음의 y가 x 자신이므로 마지막 gy도 x의 미분값에 더합니다.
+
+
+def elementwise(engine, sizes: Sizes) -> dict:
+    """엔진과 NumPy를 번갈아 재어, 반복마다 (엔진 시간 / NumPy 시간)을 구합니다."""
+    n = sizes.elementwise_n
+    rng = np.random.default_rng(0)
+    x_data = rng.uniform(0.0, 1.0, (n, n))
+    w_data = rng.uniform(0.5, 1.0, (n, n))
+
+    want = numpy_forward_backward(x_data, w_data)
+    got = engine_forward_backward(engine, x_data, w_data)
+    for name, g, w in zip(("x", "w"), got, want, strict=True):
+        if not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12):
+            raise WrongGradient(
+                f"{n}x{n} 원소별 연산: {name}의 미분값이 NumPy로 구한 값과 다릅니다."
+            )
+    del got, want
+
+    engine_ms, numpy_ms = [], []
+    for repeat in range(sizes.elementwise_repeats):
+        # 순서에 따른 치우침(캐시, 할당기 상태)을 없애려고 먼저 재는 쪽을 번갈아 바꿉니다.
+        order = ("engine", "numpy") if repeat % 2 == 0 else ("numpy", "engine")
+        for which in order:
+            gc.collect()
+            t0 = clock()
+            if which == "engine":
+                engine_forward_backward(engine, x_data, w_data)
+            else:
+                numpy_forward_backward(x_data, w_data)
+            elapsed = (clock() - t0) / 1e6
+            (engine_ms if which == "engine" else numpy_ms).append(elapsed)
+    ratio = [e / p for e, p in zip(engine_ms, numpy_ms, strict=True)]
+    return {
+        "n": n,
+        "ops": ELEMENTWISE_OPS,
+        "engine_ms": engine_ms,
+        "numpy_ms": numpy_ms,
+        "ratio": ratio,
+    }
+
+
+# --- (e) 메모리 -------------------------------------------------------------------------
+def _squares(engine, x, count: int):
+    y = x
+    for _ in range(count):
+        y = engine.square(y)
+    return y
+
+
+def _memory_pass(engine, x_data: np.ndarray, sizes: Sizes, probe) -> dict:
+    """한 번 잽니다: no_grad 순전파의 최댓값, 기록하는 순전파의 최댓값, 역전파 중 최댓값,
+    역전파 뒤 y를 쥔 채 남은 양. 입력 배열은 재기 전에 만들었으므로 세지 않습니다."""
+    count = sizes.memory_ops
+    out: dict[str, float | None] = {"no_grad_peak": None}
+    no_grad = getattr(engine, "no_grad", None)
+    x = engine.array(x_data)
+    gc.collect()
+    if no_grad is not None:
+        probe.start()
+        with no_grad():
+            y = _squares(engine, x, count)
+        out["no_grad_peak"] = probe.peak_mb()
+        del y
+        probe.stop()
+        gc.collect()
+    probe.start()
+    y = _squares(engine, x, count)
+    out["record_peak"] = probe.peak_mb()
+    probe.reset_peak()
+    engine.backward(y)
+    out["backward_peak"] = probe.peak_mb()
+    out["held_after_backward"] = probe.current_mb()
+    probe.stop()
+    # 1의 2^count 제곱의 미분값은 2^count 입니다.
+    _check_scalar(np.asarray(engine.grad(x)).flat[0], 2.0**count, f"제곱 {count}번")
+    del x, y
+    gc.collect()
+    return out
+
+
+def memory(engine, sizes: Sizes) -> dict:
+    """`square`를 20번 이은 계산의 메모리(MB). 엔진이 정한 방법으로 재고, tracemalloc으로 잰
+    엔진은 RSS로도 한 번 더 재어 두 방법이 맞는지 보여 줍니다."""
+    x_data = np.ones(sizes.memory_shape)
+    result: dict = {"array_mb": x_data.nbytes / 1e6, "method": engine.memory_method}
+    if engine.memory_method == "rss":
+        _memory_pass(engine, x_data, sizes, make_probe("rss"))  # 데우기(코드 페이지 등)
+    result.update(_memory_pass(engine, x_data, sizes, make_probe(engine.memory_method)))
+    if engine.memory_method == "tracemalloc":
+        try:
+            probe = RssProbe()
+        except OSError as error:
+            result["rss_check"] = {"error": str(error)}
+        else:
+            _memory_pass(engine, x_data, sizes, probe)  # 데우기
+            result["rss_check"] = _memory_pass(engine, x_data, sizes, probe)
+    return result
