@@ -137,18 +137,47 @@ def _contrast(a: str, b: str) -> float:
 
 
 def _pick_pages(built_site) -> dict[str, str]:
-    """스크린숏을 찍을 페이지: 처음 페이지, 수식이 있는 장, 그림이 있는 장(장이 없으면 다른 페이지)."""
+    """스크린숏을 찍을 페이지: 처음 페이지, 수식이 있는 장, 그림이 있는 장(되도록 서로 다른 장)."""
     others = [p for p in built_site.pages if p != "index.html"]
     chapters = [p for p in others if p.startswith("part")] + others
 
-    def first_with(marker: str) -> str:
-        return next((p for p in chapters if marker in built_site.read(p)), "index.html")
+    def first_with(*markers: str, avoid: str = "") -> str:
+        for marker in markers:
+            for candidate in (p for p in chapters if p != avoid):
+                if marker in built_site.read(candidate):
+                    return candidate
+        return "index.html"
 
-    return {
-        "home": "index.html",
-        "formula": first_with('class="arithmatex"'),
-        "diagram": first_with('class="mermaid"'),
-    }
+    # 가운데 정렬된 큰 수식(div)이 있는 장을 먼저 고릅니다.
+    formula = first_with('<div class="arithmatex">', 'class="arithmatex"')
+    diagram = first_with('class="mermaid"', avoid=formula)
+    if diagram == "index.html":
+        diagram = first_with('class="mermaid"')
+    return {"home": "index.html", "formula": formula, "diagram": diagram}
+
+
+CJK_FONT_HINTS = ("CJK", "KR", "Korean", "Gothic", "Nanum", "Malgun", "Apple SD")
+
+
+def test_korean_text_is_drawn_with_a_korean_font(browser, site_url):
+    """제목의 한글을 실제로 그린 글꼴을 Chromium(DevTools 프로토콜)에게 물어봅니다."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        open_page(page, site_url + "index.html")
+        cdp = context.new_cdp_session(page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        heading = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "article h1"})
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": heading["nodeId"]})["fonts"]
+    finally:
+        context.close()
+    names = [font["familyName"] for font in fonts]
+    assert any(hint in name for name in names for hint in CJK_FONT_HINTS), (
+        f"한글이 한국어 글꼴로 그려지지 않았습니다: {names}. "
+        "fonts-noto-cjk 패키지(또는 다른 한국어 글꼴)를 설치하세요."
+    )
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
