@@ -161,7 +161,7 @@ def main(argv: list[str]) -> None:
     results = measure(keys, sizes, args.timeout, args.quick)
     env["load_after"] = machine.load_average()
     settings = {
-        "command": " ".join(["python3 dev.py bench", *argv]).strip(),
+        "command": " ".join(["benchmarks/run.py", *argv]),
         "timeout": args.timeout,
         "quick": args.quick,
         "skipped": skipped,
