@@ -155,7 +155,8 @@ def main(argv: list[str]) -> None:
     args = parse_args(argv)
     keys, skipped = select_engines(args.only)
     if not keys:
-        sys.exit("잴 엔진이 없습니다. --only 에 설치된 엔진 이름을 주세요.")
+        why = "; ".join(skipped)
+        sys.exit(f"잴 엔진이 없습니다({why}). --only 에 설치된 엔진 이름을 주세요.")
     sizes = workloads.QUICK if args.quick else workloads.FULL
     env = machine.describe()
     results = measure(keys, sizes, args.timeout, args.quick)
