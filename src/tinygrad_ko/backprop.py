@@ -58,23 +58,25 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
         gxs = func.backward(*gys)
         if type(gxs) is not tuple:
             gxs = (gxs,)
-        # 값을 하나라도 바꾸기 전에 개수와 모양을 모두 검사합니다.
-        if len(gxs) != len(inputs):
-            _check(func, gxs)
-        for x, gx in zip(inputs, gxs, strict=True):
-            if gx is not None and getattr(gx, "shape", None) != x.data.shape:
+        if func.checks_backward:  # 값을 하나라도 바꾸기 전에 개수와 모양을 모두 검사합니다.
+            if len(gxs) != len(inputs):
                 _check(func, gxs)
+            for x, gx in zip(inputs, gxs, strict=True):
+                if gx is not None and getattr(gx, "shape", None) != x.data.shape:
+                    _check(func, gxs)
 
-        for i, (x, gx) in enumerate(zip(inputs, gxs, strict=True)):
+        for i in range(len(inputs)):  # 개수는 위에서 확인했습니다.
+            gx = gxs[i]
             if gx is None:
                 continue
+            x = inputs[i]
             creator = x.creator
             if x.grad is None:
                 # 사용자가 보게 될 미분값(말단 변수, retain_grad)은 다른 변수와 배열을 공유하면
                 # 안 됩니다. 출력의 미분값을 그대로 넘겨받았거나 앞선 입력과 같은 배열이면 복사합니다.
                 # 중간 변수의 미분값은 곧 버려지고 엔진은 배열을 제자리에서 바꾸지 않으므로 괜찮습니다.
                 if (creator is None or retain_grad) and (
-                    _same_object(gx, gys) or (i and _same_object(gx, gxs[:i]))
+                    gx is gys[0] or _is_shared(gx, gys, gxs, i)
                 ):
                     gx = gx.copy()
                 x.grad = gx
@@ -104,8 +106,15 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
                 also_waiting.pop(id(func), None)
 
 
-def _same_object(array: object, arrays: tuple | list) -> bool:
-    return any(array is other for other in arrays)
+def _is_shared(gx: object, gys: tuple | list, gxs: tuple, i: int) -> bool:
+    """gx가 출력의 미분값 그 자체이거나, 앞선 입력에 이미 준 배열인지."""
+    for gy in gys:
+        if gx is gy:
+            return True
+    for j in range(i):
+        if gx is gxs[j]:
+            return True
+    return False
 
 
 def _output_grads(func: Function) -> list[np.ndarray]:

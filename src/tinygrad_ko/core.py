@@ -151,13 +151,22 @@ class Function:
     output_specs: list[tuple[tuple[int, ...], np.dtype]] | None = None
     # 이 인스턴스가 이미 그래프의 노드가 되었는지. 그렇다면 다음 호출은 복사본을 씁니다.
     in_graph = False
+    # 역전파가 backward의 결과(개수와 모양)를 검사할지. 사용자가 만든 함수는 늘 검사합니다.
+    # 라이브러리의 함수(functions.py)는 테스트로 모양을 보장하므로 검사를 건너뜁니다.
+    checks_backward = True
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
         variables = [x if type(x) is Variable else as_variable(x) for x in inputs]
         # 이미 그래프에 들어간 인스턴스를 다시 부르면 첫 그래프를 지키기 위해 복사본을 씁니다.
         node = copy.copy(self) if self.in_graph else self
         try:
-            ys = node.forward(*[x.data for x in variables])
+            # 입력이 한두 개인 흔한 경우는 리스트를 만들지 않고 바로 넘깁니다(속도).
+            if len(variables) == 2:
+                ys = node.forward(variables[0].data, variables[1].data)
+            elif len(variables) == 1:
+                ys = node.forward(variables[0].data)
+            else:
+                ys = node.forward(*[x.data for x in variables])
         except ValueError as error:
             # NumPy의 영어 오류(예: 브로드캐스트할 수 없는 모양)에 무엇을 받았는지 덧붙입니다.
             shapes = ", ".join(str(x.data.shape) for x in variables)
@@ -166,9 +175,9 @@ class Function:
                 f"모양이 같거나 브로드캐스트할 수 있는 입력을 넣어 주세요. (NumPy: {error})"
             ) from error
         if type(ys) is tuple:
-            outputs = [_output_variable(y) for y in ys]
+            outputs = [wrap_array(y) for y in ys]
         else:
-            outputs = [_output_variable(ys)]
+            outputs = [wrap_array(ys)]
 
         if backprop_enabled():
             generation = 0
@@ -180,11 +189,13 @@ class Function:
                 output.creator = node
                 output.generation = generation + 1
             node.inputs = variables
-            node.outputs = [weakref.ref(output) for output in outputs]
             node.in_graph = True
-            if len(outputs) > 1:
+            if len(outputs) == 1:
+                node.outputs = [weakref.ref(outputs[0])]
+            else:
+                node.outputs = [weakref.ref(output) for output in outputs]
                 node.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
-        return outputs if len(outputs) > 1 else outputs[0]
+        return outputs[0] if len(outputs) == 1 else outputs
 
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
@@ -193,10 +204,14 @@ class Function:
         raise NotImplementedError(f"{type(self).__name__}.backward를 구현해야 합니다.")
 
 
-def _output_variable(y: object) -> Variable:
-    """forward의 결과를 출력 변수로 감쌉니다. 0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다."""
+def wrap_array(y: object) -> Variable:
+    """엔진이 만든 수치 배열을 검사 없이 빠르게 Variable로 감쌉니다(함수의 출력, 상수).
+
+    0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다. 사용자의 입력은 검사하는
+    `Variable(...)`이나 `as_variable`로 받습니다.
+    """
     if type(y) is not np.ndarray:
-        y = as_array(y)
+        y = np.array(y) if isinstance(y, np.generic) else as_array(y)
         if not isinstance(y, np.ndarray):
             raise TypeError(
                 f"forward는 numpy.ndarray를 돌려주어야 합니다. 받은 값: {type(y).__name__}."
