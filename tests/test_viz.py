@@ -488,3 +488,14 @@ def test_value_engine_graph():
     kinds = [kind for kind, _ in nodes.values()]
     assert kinds.count("function") == 2
     assert kinds.count("variable") == 4  # a, b, a*b, d
+
+
+def test_variable_without_links_explains_which_step_adds_them():
+    import numpy as np
+    import pytest
+
+    from tinygrad_ko.steps import step01
+    from tinygrad_ko.viz import to_mermaid
+
+    with pytest.raises(TypeError, match="7단계"):
+        to_mermaid(step01.Variable(np.array(1.0)))

@@ -97,6 +97,12 @@ def _collect(output: object, show_grad: bool, max_nodes: int) -> _Graph:
     if not roots:
         raise ValueError("그릴 출력 노드가 없습니다. 변수(Variable)나 Value를 하나 이상 주세요.")
     for root in roots:
+        looks_like_early_variable = hasattr(root, "data") and not isinstance(root, np.ndarray)
+        if not _is_graph_variable(root) and looks_like_early_variable:
+            raise TypeError(
+                f"받은 값: {type(root).__name__}. 창조자(creator) 연결이 없어 그릴 계산 그래프가 "
+                f"없습니다. 변수와 함수의 연결은 7단계(tinygrad_ko.steps.step07)부터 생깁니다."
+            )
         if not _is_graph_variable(root):
             raise TypeError(
                 f"계산 그래프의 출력 노드(Variable 또는 Value)가 필요합니다. "
