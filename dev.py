@@ -18,7 +18,8 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
+# 가상 환경 폴더. 여러 파이썬 버전을 나란히 시험할 때는 TINYGRAD_KO_VENV로 바꿉니다.
+VENV = ROOT / os.environ.get("TINYGRAD_KO_VENV", ".venv")
 CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
 STAMP = VENV / "tinygrad_ko-installed.txt"
 MIN_PYTHON = (3, 11)
