@@ -1,24 +1,11 @@
 """약한 참조 덕분에, 출력이 사라지면 순환 참조 수거기(GC) 없이도 그래프 전체가 풀립니다."""
 
-import gc
 import weakref
 
 import numpy as np
-import pytest
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
-
-
-@pytest.fixture
-def gc_disabled():
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def test_deleting_the_output_frees_the_whole_graph(gc_disabled):

@@ -56,4 +56,5 @@ def test_grads_match_numerical_diff(func, a, b):
     z, gx, gy = _grads(func, a, b)
     expected = numerical_partials(func, step24.Variable, a, b)
     scale = max(1.0, abs(float(z)))  # Goldstein-Price는 값이 커서 오차도 값에 비례해 잽니다.
-    np.testing.assert_allclose([gx, gy], expected, rtol=1e-5, atol=1e-6 * scale)
+    # 중앙 차분의 절단 오차는 h^2 f'''/6 정도라, 기울기가 0에 가까운 곳(최솟값 근처)에서도 남습니다.
+    np.testing.assert_allclose([gx, gy], expected, rtol=1e-5, atol=1e-5 * scale)
