@@ -75,9 +75,7 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
                 # 사용자가 보게 될 미분값(말단 변수, retain_grad)은 다른 변수와 배열을 공유하면
                 # 안 됩니다. 출력의 미분값을 그대로 넘겨받았거나 앞선 입력과 같은 배열이면 복사합니다.
                 # 중간 변수의 미분값은 곧 버려지고 엔진은 배열을 제자리에서 바꾸지 않으므로 괜찮습니다.
-                if (creator is None or retain_grad) and (
-                    gx is gys[0] or _is_shared(gx, gys, gxs, i)
-                ):
+                if (creator is None or retain_grad) and _is_shared(gx, gys, gxs, i):
                     gx = gx.copy()
                 x.grad = gx
             else:
@@ -108,6 +106,8 @@ def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None
 
 def _is_shared(gx: object, gys: tuple | list, gxs: tuple, i: int) -> bool:
     """gx가 출력의 미분값 그 자체이거나, 앞선 입력에 이미 준 배열인지."""
+    if len(gys) == 1 and i < 2:  # 가장 흔한 경우(출력 하나, 입력 한두 개)를 먼저 봅니다.
+        return gx is gys[0] or (i == 1 and gx is gxs[0])
     for gy in gys:
         if gx is gy:
             return True
