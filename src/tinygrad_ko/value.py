@@ -100,7 +100,7 @@ _new_value = object.__new__
 
 
 # --8<-- [start:node]
-def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule) -> Value:
+def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule | None) -> Value:
     """연산 결과 노드를 만듭니다. 값이 이미 float임을 아는 내부 경로라 검사를 건너뜁니다."""
     out = _new_value(Value)
     out.data = data
@@ -146,6 +146,8 @@ def _to_float(data: object) -> float:
 
 def _lift(other: object, op: str) -> Value:
     """연산의 상대편을 Value로 만듭니다 (파이썬 수는 말단 변수가 됩니다)."""
+    if type(other) is float:  # 가장 흔한 경우: 검사 없이 바로 말단 노드를 만듭니다.
+        return _node(other, (), "", None)
     if isinstance(other, Value):
         return other
     if isinstance(other, numbers.Real):
