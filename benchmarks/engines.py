@@ -80,21 +80,36 @@ def is_installed(info: EngineInfo) -> bool:
 
 
 # --- NumPy 기반 엔진 --------------------------------------------------------------------
-class OperatorEngine:
-    """연산자(`*`, `+`, `-`)와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
+class ArrayEngine:
+    """ndarray를 담는 `Variable`의 엔진들이 함께 쓰는 부분: 변수 만들기, 역전파, 미분값 읽기."""
 
     memory_method = "tracemalloc"
 
     def __init__(self, module_name: str) -> None:
         self.module = importlib.import_module(module_name)
-        self.square = self.module.square
-        self.exp = self.module.exp
 
     def scalar(self, value: float):
         return self.module.Variable(np.array(value))
 
     def array(self, data: np.ndarray):
         return self.module.Variable(data)
+
+    @staticmethod
+    def backward(y) -> None:
+        y.backward()
+
+    @staticmethod
+    def grad(x):
+        return x.grad
+
+
+class OperatorEngine(ArrayEngine):
+    """연산자(`*`, `+`, `-`)와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
+
+    def __init__(self, module_name: str) -> None:
+        super().__init__(module_name)
+        self.square = self.module.square
+        self.exp = self.module.exp
 
     @staticmethod
     def scale(y, c: float):
@@ -116,25 +131,16 @@ class OperatorEngine:
     def neg(a):
         return -a
 
-    @staticmethod
-    def backward(y) -> None:
-        y.backward()
-
-    @staticmethod
-    def grad(x):
-        return x.grad
-
     def no_grad(self):
         return self.module.no_grad()
 
 
-class GenerationStepEngine:
+class GenerationStepEngine(ArrayEngine):
     """16·18단계: 여러 입력을 받는 `Function`은 있지만 곱셈이 아직 없는 단계."""
 
-    memory_method = "tracemalloc"
-
     def __init__(self, module_name: str) -> None:
-        self.module = module = importlib.import_module(module_name)
+        super().__init__(module_name)
+        module = self.module
 
         class Mul(module.Function):
             """두 입력의 곱. 국소 미분은 서로 상대의 값입니다."""
@@ -151,31 +157,16 @@ class GenerationStepEngine:
         if hasattr(module, "no_grad"):  # 18단계부터 있습니다.
             self.no_grad = module.no_grad
 
-    def scalar(self, value: float):
-        return self.module.Variable(np.array(value))
-
-    def array(self, data: np.ndarray):
-        return self.module.Variable(data)
-
     def scale(self, y, c: float):
         return self._mul()(y, self.module.Variable(np.array(c)))
 
-    @staticmethod
-    def backward(y) -> None:
-        y.backward()
 
-    @staticmethod
-    def grad(x):
-        return x.grad
-
-
-class EarlyStepEngine:
+class EarlyStepEngine(ArrayEngine):
     """7·8단계: 입력도 출력도 하나인 함수만 있고, 출력의 미분값을 직접 넣어야 하는 단계."""
 
-    memory_method = "tracemalloc"
-
     def __init__(self, module_name: str) -> None:
-        self.module = module = importlib.import_module(module_name)
+        super().__init__(module_name)
+        module = self.module
 
         class Scale(module.Function):
             """상수 c를 곱하는 입력 하나짜리 함수. 국소 미분은 c입니다."""
@@ -191,12 +182,6 @@ class EarlyStepEngine:
 
         self._scale = Scale
 
-    def scalar(self, value: float):
-        return self.module.Variable(np.array(value))
-
-    def array(self, data: np.ndarray):
-        return self.module.Variable(data)
-
     def scale(self, y, c: float):
         return self._scale(c)(y)
 
@@ -207,10 +192,6 @@ class EarlyStepEngine:
     def backward(y) -> None:
         y.grad = np.ones_like(y.data)  # 이 단계들은 시작 미분값을 자동으로 채우지 않습니다.
         y.backward()
-
-    @staticmethod
-    def grad(x):
-        return x.grad
 
 
 # --- 스칼라 엔진 ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import weakref
 
 import numpy as np
 import pytest
+from value_orders import recursive_order
 
 from tinygrad_ko.value import Value, topological_order
 
@@ -158,22 +159,6 @@ def test_diamond_graph_orders_shared_node_after_all_its_users():
     y.backward()
     expected = numerical_derivative(lambda t: 2 * math.exp(t) + math.tanh(math.exp(t)), 0.5)
     assert x.grad == pytest.approx(expected, rel=1e-6)
-
-
-def recursive_order(root: Value) -> list[Value]:
-    """정의 그대로의 재귀 후위 순회 (작은 그래프에서 비교용)."""
-    order, seen = [], set()
-
-    def visit(node: Value) -> None:
-        if node in seen:
-            return
-        seen.add(node)
-        for child in node._prev:
-            visit(child)
-        order.append(node)
-
-    visit(root)
-    return order
 
 
 def test_iterative_order_equals_recursive_depth_first_order():

@@ -7,6 +7,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from value_orders import recursive_order
 
 from tinygrad_ko.value import Value, topological_order
 
@@ -57,21 +58,6 @@ def run(program, leaves, use_value):
     for node in nodes[len(leaves) + 1 :]:
         total = total + node
     return total
-
-
-def recursive_order(root: Value) -> list[Value]:
-    """정의 그대로의 재귀 후위 순회 (작은 그래프에서 비교용)."""
-    order, seen = [], set()
-
-    def visit(node: Value) -> None:
-        if node not in seen:
-            seen.add(node)
-            for child in node._prev:
-                visit(child)
-            order.append(node)
-
-    visit(root)
-    return order
 
 
 @settings(max_examples=150, deadline=None)
