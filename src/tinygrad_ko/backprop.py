@@ -4,110 +4,165 @@
 - 함수는 세대가 큰 것부터 우선순위 큐(heapq)에서 꺼냅니다. 같은 세대는 넣은 순서대로 꺼내므로
   순서가 늘 같습니다. 책처럼 넣을 때마다 정렬하면 가지가 K개인 그래프에서 O(K^2 log K)이지만,
   힙은 O(K log K)입니다.
-- 함수의 backward 결과는 값을 하나라도 바꾸기 전에 모두 검사합니다.
+- 중간 변수의 미분값은 변수가 아니라 그 창조자의 칸(`pending[창조자][출력 번호]`)에 모읍니다.
+  그래서 사용자가 놓아 이미 사라진 중간 변수를 지나서도 미분값이 흐릅니다. 말단 변수의 미분값만
+  `grad`에 남고, `retain_grad=True`이면 살아 있는 중간 변수에도 남깁니다.
+- 보통은 역전파 비활성 모드에서 ndarray로 계산합니다. `create_graph=True`이면 역전파 활성
+  모드에서 Variable로 계산하므로, 역전파의 계산도 그래프로 기록됩니다(고계 미분).
+- 사용자가 만든 함수의 backward 결과는 값을 하나라도 바꾸기 전에 모두 검사합니다.
 """
 
 from __future__ import annotations
 
 import heapq
-from itertools import count
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .config import using_config
 
 if TYPE_CHECKING:
     from .core import Function, Variable
 
 
-def backpropagate(root: Variable, retain_grad: bool, retain_graph: bool) -> None:
+def backpropagate(
+    root: Variable, retain_grad: bool, retain_graph: bool, create_graph: bool
+) -> None:
     if root.data is None:
         raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
-    if root.grad is None:
-        root.grad = np.ones_like(root.data)
-    else:
-        _check_grad(root.grad, root, "미리 넣어 둔 미분값(grad)")
-        # 사용자의 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 되므로 복사합니다.
-        root.grad = np.array(root.grad, copy=True)
-    if root.creator is None:
-        return  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
+    seed = _seed(root, create_graph)
+    creator = root.creator
+    if creator is None:  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
+        root.grad = seed
+        return
+    if creator.edges is None:
+        raise _released(creator)  # 그래프를 하나도 바꾸기 전에 알립니다.
+    with using_config("enable_backprop", create_graph):
+        propagate(root, seed, retain_grad, retain_graph, create_graph)
+    root.grad = seed if retain_grad else None
 
-    # 힙의 원소: (세대의 음수, 넣은 순서, 함수, 붙잡아 둘 변수). 세대가 큰 함수가 먼저 나옵니다.
-    # retain_graph=False이면 함수가 입력을 놓아 주므로, 미분값을 들고 창조자를 기다리는 중간
-    # 변수가 사라지지 않게 힙 원소에 함께 넣어 둡니다. 같은 창조자로 두 번째 이후에 도착한
-    # 변수(출력이 여럿인 함수)는 `also_waiting`에 둡니다.
-    heap: list[tuple] = [(-root.creator.generation, 0, root.creator, root)]
-    seen = {id(root.creator)}
-    also_waiting: dict[int, list[Variable]] = {}
-    order = count(1)
+
+def propagate(
+    root: Variable, seed: object, retain_grad: bool, retain_graph: bool, create_graph: bool
+) -> None:
+    root_creator = root.creator
+    # 함수 -> 출력마다 모은 미분값. 처음 미분값을 받는 순간 힙에도 넣습니다.
+    pending: dict[Function, list] = {root_creator: [None] * len(root_creator.outputs)}
+    pending[root_creator][output_index(root_creator, root)] = seed
+    # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
+    heap = [(-root_creator.generation, 0, root_creator)]
+    order = 0
 
     while heap:
-        entry = heapq.heappop(heap)  # entry[3]이 이 함수의 출력을 처리 중에 붙잡아 둡니다.
-        func = entry[2]
-        inputs = func.inputs
-        if inputs is None:
-            raise RuntimeError(
-                f"{type(func).__name__}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
-                f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요."
-            )
-        outputs = func.outputs
-        y = outputs[0]() if len(outputs) == 1 else None
-        if y is not None and y.grad is not None:  # 가장 흔한 경우: 출력 하나, 미분값 있음.
-            gys = (y.grad,)
-        else:
-            gys = _output_grads(func)
+        _, _, func = heapq.heappop(heap)
+        edges = func.edges
+        if edges is None:
+            raise _released(func)
+        gys = pending.pop(func)
+        if len(gys) != 1 or gys[0] is None:  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
+            _fill_missing_grads(func, gys, type(root) if create_graph else None)
+        if retain_grad:
+            _keep_output_grads(func, gys, create_graph)
+        if create_graph and not func.supports_create_graph:
+            raise _not_graph_ready(func)
         gxs = func.backward(*gys)
         if type(gxs) is not tuple:
             gxs = (gxs,)
-        if func.checks_backward:  # 값을 하나라도 바꾸기 전에 개수와 모양을 모두 검사합니다.
-            if len(gxs) != len(inputs):
-                _check(func, gxs)
-            for x, gx in zip(inputs, gxs, strict=True):
-                if gx is not None and getattr(gx, "shape", None) != x.data.shape:
-                    _check(func, gxs)
+        if func.checks_backward:  # 값을 하나라도 바꾸기 전에 개수, 종류, 모양을 모두 검사합니다.
+            _validate_backward_result(func, gxs, create_graph)
 
-        for i in range(len(inputs)):  # 개수는 위에서 확인했습니다.
-            gx = gxs[i]
-            if gx is None:
+        needs = func.needs_input_grad
+        for i, gx in enumerate(gxs):
+            if gx is None or not needs[i]:
                 continue
-            x = inputs[i]
-            creator = x.creator
-            if x.grad is None:
-                # 사용자가 보게 될 미분값(말단 변수, retain_grad)은 다른 변수와 배열을 공유하면
-                # 안 됩니다. 출력의 미분값을 그대로 넘겨받았거나 앞선 입력과 같은 배열이면 복사합니다.
-                # 중간 변수의 미분값은 곧 버려지고 엔진은 배열을 제자리에서 바꾸지 않으므로 괜찮습니다.
-                if (creator is None or retain_grad) and _is_shared(gx, gys, gxs, i):
-                    gx = gx.copy()
-                x.grad = gx
+            edge = edges[i]
+            if type(edge) is tuple:  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
+                creator, index = edge
             else:
-                x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-            if creator is None:
-                if type(x.grad) is not np.ndarray:
-                    x.grad = np.array(x.grad)  # 말단 변수의 미분값은 늘 ndarray로 남깁니다.
-            elif id(creator) not in seen:
-                seen.add(id(creator))
-                heapq.heappush(heap, (-creator.generation, next(order), creator, x))
-            elif not retain_graph:
-                also_waiting.setdefault(id(creator), []).append(x)
+                creator = edge.creator
+                if creator is None:  # 말단 변수: 미분값을 grad에 누적합니다.
+                    _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
+                    continue
+                index = output_index(creator, edge)
+            slots = pending.get(creator)
+            if slots is None:  # 처음 미분값을 받는 함수: 칸을 만들고 힙에 넣습니다.
+                if len(creator.outputs) == 1:
+                    pending[creator] = [gx]
+                else:
+                    pending[creator] = slots = [None] * len(creator.outputs)
+                    slots[index] = gx
+                order += 1
+                heapq.heappush(heap, (-creator.generation, order, creator))
+            else:
+                previous = slots[index]
+                slots[index] = gx if previous is None else previous + gx
 
-        if not retain_grad:
-            for ref in outputs:
-                y = ref()
-                if y is not None:
-                    y.grad = None
-        else:
-            for x in inputs:
-                if x.grad is not None and type(x.grad) is not np.ndarray:
-                    x.grad = np.array(x.grad)
-        if not retain_graph:
-            func.inputs = None  # 순전파 때 저장한 입력(과 그 데이터)을 놓아 줍니다.
-            if also_waiting:
-                also_waiting.pop(id(func), None)
+        if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다(_release와 같음).
+            func.edges = None
+            if func.keeps_output:
+                func.output_data = None
 
 
-def _is_shared(gx: object, gys: tuple | list, gxs: tuple, i: int) -> bool:
+def output_index(creator: Function, x: Variable) -> int:
+    """x가 창조자의 몇 번째 출력인지. 출력이 하나면 0입니다."""
+    outputs = creator.outputs
+    if len(outputs) == 1:
+        return 0
+    for i, ref in enumerate(outputs):
+        if ref() is x:
+            return i
+    raise RuntimeError(f"{type(creator).__name__}의 출력 목록에 이 변수가 없습니다.")
+
+
+def _seed(root: Variable, create_graph: bool) -> object:
+    """역전파의 시작값: 미리 넣어 둔 grad가 있으면 그 복사본, 없으면 출력과 같은 모양의 1."""
+    if root.grad is None:
+        seed = np.ones_like(root.data)
+    else:
+        grad = _array_of(root.grad)
+        _check_grad(grad, root.data.shape, "미리 넣어 둔 미분값(grad)")
+        # 사용자의 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 되므로 복사합니다.
+        seed = np.array(grad, copy=True)
+    # create_graph: 시작값도 Variable이어야 합니다. 미분하지 않는 상수로 만듭니다.
+    return type(root)(seed, requires_grad=False) if create_graph else seed
+
+
+def _fill_missing_grads(func: Function, gys: list, as_variable: type | None) -> None:
+    """미분값을 받지 못한 출력(쓰지 않았거나 이미 사라진 출력)의 미분값을 0으로 채웁니다."""
+    for i, ref in enumerate(func.outputs):
+        if gys[i] is None:
+            y = ref()
+            zeros = np.zeros_like(y.data) if y is not None else np.zeros(*func.output_specs[i])
+            gys[i] = zeros if as_variable is None else as_variable(zeros, requires_grad=False)
+
+
+def _keep_output_grads(func: Function, gys: list, create_graph: bool) -> None:
+    """retain_grad=True: 살아 있는 출력 변수에 그 미분값을 남깁니다(다른 변수와 공유하지 않게 복사)."""
+    for ref, gy in zip(func.outputs, gys, strict=True):
+        y = ref()
+        if y is not None:
+            y.grad = gy if create_graph else np.array(gy, copy=True)
+
+
+def _accumulate_leaf(
+    x: Variable, gx: object, gys: list, gxs: tuple, i: int, create_graph: bool
+) -> None:
+    """말단 변수의 grad에 미분값을 더합니다. 사용자가 볼 배열이므로 다른 변수와 공유하지 않습니다."""
+    if x.grad is None:
+        if not create_graph:
+            if type(gx) is not np.ndarray:
+                gx = np.asarray(gx)  # 0차원 연산이 돌려준 NumPy 스칼라
+            elif _is_shared(gx, gys, gxs, i):
+                gx = gx.copy()
+        x.grad = gx
+    else:
+        x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
+        if not create_graph and type(x.grad) is not np.ndarray:
+            x.grad = np.asarray(x.grad)
+
+
+def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
     """gx가 출력의 미분값 그 자체이거나, 앞선 입력에 이미 준 배열인지."""
-    if len(gys) == 1 and i < 2:  # 가장 흔한 경우(출력 하나, 입력 한두 개)를 먼저 봅니다.
-        return gx is gys[0] or (i == 1 and gx is gxs[0])
     for gy in gys:
         if gx is gy:
             return True
@@ -117,55 +172,82 @@ def _is_shared(gx: object, gys: tuple | list, gxs: tuple, i: int) -> bool:
     return False
 
 
-def _output_grads(func: Function) -> list[np.ndarray]:
-    """출력들의 미분값. 사라졌거나 미분값이 없는 출력은 0으로 봅니다."""
-    outputs = func.outputs
-    if len(outputs) == 1:  # 가장 흔한 경우: 출력 하나, 살아 있고 미분값이 있습니다.
-        y = outputs[0]()
-        if y is not None and y.grad is not None:
-            return [y.grad]
-    grads = []
-    for i, ref in enumerate(func.outputs):
-        y = ref()
-        grad = None if y is None else y.grad
-        if grad is None:
-            if y is not None:
-                grad = np.zeros_like(y.data)
-            else:
-                shape, dtype = func.output_specs[i]
-                grad = np.zeros(shape, dtype)
-        grads.append(grad)
-    return grads
+def _release(func: Function) -> None:
+    """역전파를 마친 함수가 붙잡은 입력과 출력 데이터를 놓아 줍니다(retain_graph=False)."""
+    func.edges = None
+    if func.keeps_output:
+        func.output_data = None
 
 
-def _check(func: Function, gxs: tuple) -> None:
-    """backward의 결과가 입력마다 하나씩이고, 각 미분값의 모양이 입력과 같은지 검사합니다.
+def _released(func: Function) -> RuntimeError:
+    return RuntimeError(
+        f"{type(func).__name__}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
+        f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요."
+    )
+
+
+def _not_graph_ready(func: Function) -> TypeError:
+    name = type(func).__name__
+    return TypeError(
+        f"{name}.backward는 create_graph=True에 쓸 수 있다고 표시되지 않았습니다. ndarray(.data)로 "
+        f"계산한 미분값은 다시 미분할 수 없기 때문입니다. backward를 Variable 연산으로 쓰고"
+        f"(입력은 self.inputs의 Variable, 함수는 tinygrad_ko의 함수) 클래스에 "
+        f"supports_create_graph = True를 두세요."
+    )
+
+
+def _validate_backward_result(func: Function, gxs: tuple, create_graph: bool) -> None:
+    """사용자가 만든 함수의 backward 결과: 입력마다 하나씩, 입력과 같은 모양인지 검사합니다.
 
     0차원 배열끼리의 NumPy 연산은 `np.float64` 같은 스칼라를 돌려줍니다. 이것도 모양이 ()인
-    값이므로 받아 두고, 말단 변수(또는 남겨 둘 변수)에 담을 때 ndarray로 바꿉니다. 중간 변수의
-    미분값은 곧 버려지므로 바꾸는 비용을 아낍니다.
+    값이므로 받아 두고, 말단 변수에 담을 때 ndarray로 바꿉니다.
     """
-    inputs = func.inputs
-    if len(gxs) != len(inputs):
+    name = type(func).__name__
+    if len(gxs) != len(func.edges):
         raise ValueError(
-            f"{type(func).__name__}.backward가 미분값 {len(gxs)}개를 돌려주었지만 "
-            f"입력은 {len(inputs)}개입니다. 입력마다 하나씩(필요 없으면 None) 돌려주세요."
+            f"{name}.backward가 미분값 {len(gxs)}개를 돌려주었지만 입력은 {len(func.edges)}개입니다. "
+            f"입력마다 하나씩(필요 없으면 None) 돌려주세요."
         )
     for i, gx in enumerate(gxs):
-        if gx is not None and getattr(gx, "shape", None) != inputs[i].data.shape:
-            _check_grad(
-                gx, inputs[i], f"{type(func).__name__}.backward가 돌려준 {i}번 입력의 미분값"
+        if gx is None:
+            continue
+        what = f"{name}.backward가 돌려준 {i}번 입력의 미분값"
+        if create_graph and not _is_variable(gx):
+            raise TypeError(
+                f"create_graph=True인데 {what}이 {type(gx).__name__}입니다. 2계 미분을 하려면 "
+                f"backward가 Variable 연산으로 미분값을 만들어야 합니다."
             )
+        _check_grad(_array_of(gx), _input_shape(func, i, gxs), what)
 
 
-def _check_grad(grad: object, var: Variable, what: str) -> None:
+def _input_shape(func: Function, i: int, gxs: tuple) -> tuple[int, ...]:
+    """i번 입력의 모양. 함수가 따로 기억하지 않았으면 입력이 모두 출력과 같은 모양입니다."""
+    if func.input_shapes is not None:
+        return func.input_shapes[i]
+    x = func.inputs[i]
+    if x is not None:
+        return x.data.shape
+    return np.shape(func.outputs[0]().data)
+
+
+def _array_of(grad: object) -> object:
+    """미분값이 Variable이면(create_graph) 그 데이터를, 아니면 그대로 돌려줍니다."""
+    return grad.data if _is_variable(grad) else grad
+
+
+def _is_variable(value: object) -> bool:
+    # core를 가져오지 않으려고 Variable을 속성으로 알아봅니다(ndarray에도 data는 있습니다).
+    return hasattr(value, "creator") and hasattr(value, "requires_grad")
+
+
+def _check_grad(grad: object, shape: tuple[int, ...], what: str) -> None:
     if not isinstance(grad, np.ndarray | np.generic):
         raise TypeError(
             f"{what}은(는) numpy.ndarray여야 합니다. 받은 값: {type(grad).__name__}. "
             f"np.array(...)로 감싸 주세요."
         )
-    if grad.shape != var.data.shape:
+    if grad.shape != shape:
         raise ValueError(
-            f"{what}의 모양 {grad.shape}이(가) 변수의 모양 {var.data.shape}과(와) 다릅니다. "
+            f"{what}의 모양 {grad.shape}이(가) 변수의 모양 {shape}과(와) 다릅니다. "
             f"변수와 같은 모양의 배열을 넣어 주세요."
         )

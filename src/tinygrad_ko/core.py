@@ -1,19 +1,20 @@
-"""최종 엔진의 뼈대: 변수(`Variable`), 함수(`Function`), 그리고 역전파(`backward`).
+"""최종 엔진의 뼈대: 변수(`Variable`)와 함수(`Function`). 역전파 알고리즘은 `backprop.py`에 있습니다.
 
-책의 DeZero(제2고지 끝)와 같은 설계이지만, 책의 코드가 무너지는 곳을 고쳤습니다.
+책의 DeZero(제2고지 끝)와 같은 설계이지만, 책의 코드가 무너지는 곳을 고치고 PyTorch처럼
+필요한 일만 합니다.
 
-- 역전파는 재귀 없이 반복문으로 돌고, 함수를 세대 순서대로 우선순위 큐(heapq)에서 꺼냅니다.
-  책처럼 삽입할 때마다 정렬하지 않으므로, 가지가 많은 그래프에서도 느려지지 않습니다.
-- 말단 변수에서 `backward()`를 불러도 됩니다(미분값이 1로 채워질 뿐입니다).
-- 출력이 여럿인 함수에서 쓰이지 않은 출력이 이미 사라졌거나 미분값이 없으면 0으로 봅니다.
-- 같은 `Function` 인스턴스를 두 번 호출하면, 두 번째 호출부터는 인스턴스의 얕은 복사본이
-  새 노드가 됩니다. 첫 번째 그래프는 그대로 남습니다.
-- 미분값을 누적할 때 다른 변수나 사용자의 배열과 같은 객체를 공유하지 않습니다.
-- 잘못된 입력과 잘못된 모양의 미분값은 한국어 메시지와 함께 바로 거부합니다. 검사는 값을
-  바꾸기 전에 하므로 그래프가 반쯤 갱신된 채 남지 않습니다.
+- 미분이 필요한지(`requires_grad`): 사용자가 만든 변수는 미분이 필요하고, 연산자가 파이썬 수나
+  배열을 감싼 상수는 필요 없습니다. 미분이 필요한 입력이 하나도 없으면 그래프를 기록하지 않고,
+  함수는 `needs_input_grad`를 보고 필요 없는 입력의 미분을 계산하지 않습니다.
+- 역전파에 필요한 것만 붙잡기(`keep`): 함수는 역전파에 쓸 입력만 붙잡습니다. 나머지 중간 변수는
+  (창조자, 출력 번호)만 기억하므로, 사용자가 놓으면 그 데이터가 바로 풀립니다. `y = y * c + d`
+  사슬에서 중간 결과가 쌓이지 않습니다. 사용자가 만든 함수는 책처럼 모든 입력을 붙잡습니다.
+- 역전파는 재귀 없이 세대 순서의 우선순위 큐(heapq)로 돕니다(`backprop.py`).
+- 역전파도 계산 그래프로 기록할 수 있습니다(`backward(create_graph=True)`): 그러면 미분값이
+  `Variable`이 되어 한 번 더 미분할 수 있습니다(고계 미분).
+- 같은 `Function` 인스턴스를 두 번 호출하면 두 번째 호출부터는 얕은 복사본이 새 노드가 됩니다.
+- 잘못된 입력과 잘못된 모양의 미분값은 한국어 메시지와 함께 바로 거부합니다.
 - 역전파 활성 모드는 스레드마다 따로입니다(`config.py`).
-- 역전파를 마치면 PyTorch처럼 그래프가 저장한 입력을 놓아 줍니다. 같은 그래프로 두 번
-  역전파하려면 `backward(retain_graph=True)`를 씁니다(책의 엔진은 늘 그래프를 남깁니다).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from numbers import Number
 
 import numpy as np
 
-from .backprop import backpropagate
+from .backprop import backpropagate, output_index
 from .config import backprop_enabled
 
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
@@ -32,48 +33,58 @@ _REJECTED_KINDS = frozenset("OSUVMm")
 
 
 def as_array(x: object) -> np.ndarray:
-    """스칼라(파이썬 수, NumPy 스칼라)를 0차원 ndarray로 바꿉니다. ndarray는 그대로 돌려줍니다.
+    """ndarray는 그대로, 그 밖의 수(파이썬 수, NumPy 스칼라)는 0차원 ndarray로 바꿔 돌려줍니다.
 
     NumPy 연산은 0차원 배열끼리 계산하면 `np.float64` 같은 스칼라를 돌려주므로,
     함수의 출력을 `Variable`에 담기 전에 이 함수로 다시 배열로 만듭니다.
     """
     if isinstance(x, np.ndarray):
         return x
-    if np.isscalar(x):
-        return np.array(x)
-    return x  # type: ignore[return-value]
+    return np.asarray(x)
 
 
-def _describe(value: object) -> str:
+def describe(value: object) -> str:
+    """오류 메시지에 넣을 값의 짧은 표현: 타입 이름과 60자 이하의 repr."""
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
 
 
 class Variable:
-    """데이터(`data`)와 그 미분값(`grad`)을 담는 상자이자 계산 그래프의 변수 노드입니다."""
+    """데이터(`data`)와 그 미분값(`grad`)을 담는 상자이자 계산 그래프의 변수 노드입니다.
 
-    __slots__ = ("data", "name", "grad", "creator", "generation", "__weakref__")
+    `requires_grad=False`로 만든 변수는 상수로 다룹니다: 역전파가 그 미분값을 구하지 않습니다.
+    """
+
+    __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
     # ndarray가 왼쪽에 와도(`np.array(2.0) * x`) Variable의 연산자가 먼저 불리게 합니다.
     __array_priority__ = 200
 
-    def __init__(self, data: np.ndarray | None, name: str | None = None) -> None:
+    def __init__(
+        self, data: np.ndarray | None, name: str | None = None, requires_grad: bool = True
+    ) -> None:
         if data is not None:
             if not isinstance(data, np.ndarray):
                 raise TypeError(
                     f"Variable에는 numpy.ndarray(또는 None)만 넣을 수 있습니다. "
-                    f"받은 값: {type(data).__name__} {_describe(data)}. "
-                    f"np.array(...)로 감싸서 넘겨 주세요."
+                    f"받은 값: {describe(data)}. np.array(...)로 감싸서 넘겨 주세요."
                 )
             if data.dtype.kind in _REJECTED_KINDS:
                 raise TypeError(
                     f"Variable에는 수치형 배열만 넣을 수 있습니다. 받은 배열의 dtype: {data.dtype}. "
                     f"np.asarray(..., dtype=float)처럼 수치형으로 바꿔 주세요."
                 )
+        if type(requires_grad) is not bool:
+            raise TypeError(
+                f"requires_grad에는 True나 False를 넣어 주세요. 받은 값: {describe(requires_grad)}."
+            )
         self.data = data
         self.name = name
-        self.grad: np.ndarray | None = None
+        self.grad: np.ndarray | Variable | None = None
         self.creator: Function | None = None
         self.generation = 0
+        self.requires_grad = requires_grad
 
     # --- ndarray처럼 보이게 하는 편의 기능 -------------------------------------------
     @property
@@ -111,18 +122,26 @@ class Variable:
         """미분값을 지웁니다. 같은 변수로 새 계산을 미분하기 전에 부릅니다."""
         self.grad = None
 
-    def backward(self, retain_grad: bool = False, retain_graph: bool = False) -> None:
-        """이 변수에서 시작해 계산 그래프를 거꾸로 따라가며 모든 입력의 미분값을 구합니다.
+    def backward(
+        self,
+        retain_grad: bool = False,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+    ) -> None:
+        """이 변수에서 시작해 계산 그래프를 거꾸로 따라가며 입력들의 미분값을 구합니다.
 
-        - `retain_grad=False`(기본값): 창조자가 있는 변수(중간 변수와 이 변수 자신)의 미분값은
-          쓰고 나서 지웁니다. 말단 변수의 미분값만 남습니다.
-        - `retain_graph=False`(기본값): 역전파를 마친 함수는 입력을 놓아 줍니다. PyTorch처럼,
-          출력 `y`를 쥐고 있어도 중간 결과의 메모리가 바로 풀립니다. 같은 그래프로 역전파를
-          한 번 더 하려면 첫 번째 호출에 `retain_graph=True`를 주세요.
+        - `retain_grad=False`(기본값): 말단 변수의 미분값만 남깁니다. True이면 중간 변수와 이
+          변수 자신의 미분값도 남깁니다.
+        - `retain_graph`: False이면 역전파를 마친 함수가 붙잡아 둔 입력을 놓아 줍니다. 같은
+          그래프로 역전파를 한 번 더 하려면 True를 주세요. 주지 않으면 `create_graph`와 같습니다.
+        - `create_graph=True`: 역전파의 계산도 그래프로 기록합니다. 미분값이 `Variable`이 되므로
+          `x.grad.backward()`로 2계 미분을 구할 수 있습니다.
 
         알고리즘은 `backprop.py`에 있습니다.
         """
-        backpropagate(self, retain_grad=retain_grad, retain_graph=retain_graph)
+        if retain_graph is None:
+            retain_graph = create_graph
+        backpropagate(self, retain_grad, retain_graph, create_graph)
 
 
 def as_variable(obj: object) -> Variable:
@@ -134,94 +153,280 @@ def as_variable(obj: object) -> Variable:
     if isinstance(obj, Number | np.generic) and not isinstance(obj, str):
         return Variable(np.asarray(obj))
     raise TypeError(
-        f"Variable, numpy.ndarray 또는 수가 필요합니다. 받은 값: {type(obj).__name__} "
-        f"{_describe(obj)}. 리스트라면 np.array(...)로 바꿔서 넘겨 주세요."
+        f"Variable, numpy.ndarray 또는 수가 필요합니다. 받은 값: {describe(obj)}. "
+        f"리스트라면 np.array(...)로 바꿔서 넘겨 주세요."
     )
 
 
 class Function:
-    """함수 노드의 기반 클래스. 하위 클래스는 `forward`와 `backward`를 ndarray로 구현합니다.
+    """함수 노드의 기반 클래스. 하위 클래스는 `forward`와 `backward`를 구현합니다.
 
-    호출하면 입력을 `Variable`로 맞추고, `forward`를 계산하고, 역전파 활성 모드라면
-    입력과 출력(약한 참조)을 기억해 계산 그래프에 연결합니다.
+    호출하면 입력의 데이터로 `forward`를 계산합니다. Variable이 아닌 입력(ndarray, 파이썬 수)은
+    미분하지 않는 상수입니다. 역전파 활성 모드이고 미분이 필요한 입력이 있으면 출력의 창조자가
+    되어 계산 그래프에 들어갑니다. 이때 `keep(needs)`가 고른 입력만 붙잡고, 나머지 중간 변수는
+    (창조자, 출력 번호)로만 기억합니다.
+
+    `backward`는 보통 ndarray로, `create_graph=True`일 때는 Variable로 불립니다. 라이브러리의
+    함수는 두 경우에 같은 식이 맞도록 `self.saved()`로 붙잡은 입력을 꺼냅니다.
     """
 
-    inputs: list[Variable] | None = None
-    outputs: list[weakref.ref] | None = None
     generation = 0
-    # 출력이 여럿일 때 사라진 출력의 미분값을 0으로 채우기 위한 (모양, dtype) 목록.
+    # 입력마다 미분이 필요한지. 그래프에 들어갈 때 정해집니다.
+    needs_input_grad: list[bool] | tuple = ()
+    # 입력마다: 붙잡은 Variable, 상수의 데이터, 또는 풀려도 되는 중간 변수의 (창조자, 출력 번호).
+    # 역전파가 그래프를 놓아 주면 None이 됩니다.
+    edges: list | None = None
+    # 입력마다 `keep`이 골랐는지(역전파에 쓰는지).
+    kept: tuple[bool, ...] = ()
+    outputs: list[weakref.ref] | None = None
+    # 입력의 모양. 첫 출력과 모양이 다른 입력(브로드캐스트)이 있을 때만 기억하고, 아니면
+    # None입니다. 브로드캐스트한 이항 연산이 미분값을 입력의 모양으로 되돌릴 때 씁니다.
+    input_shapes: tuple | None = None
+    # 출력의 (모양, dtype). 사라진 출력의 미분값을 0으로 채울 때 씁니다.
     output_specs: list[tuple[tuple[int, ...], np.dtype]] | None = None
-    # 이 인스턴스가 이미 그래프의 노드가 되었는지. 그렇다면 다음 호출은 복사본을 씁니다.
-    in_graph = False
-    # 역전파가 backward의 결과(개수와 모양)를 검사할지. 사용자가 만든 함수는 늘 검사합니다.
-    # 라이브러리의 함수(functions.py)는 테스트로 모양을 보장하므로 검사를 건너뜁니다.
+    # 역전파가 backward의 결과(개수와 모양)를 검사할지. 라이브러리의 함수는 테스트로 보장합니다.
     checks_backward = True
+    # backward가 Variable 연산으로 쓰여 create_graph=True(고계 미분)에서도 맞는지.
+    # 사용자가 만든 함수는 ndarray로 계산한다고 보고, 표시한 경우에만 create_graph에 씁니다.
+    supports_create_graph = False
+    # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
+    keeps_output = False
+    output_data: tuple | None = None
+    # 이 인스턴스가 이미 그래프의 노드인지. 그렇다면 다음 호출은 복사본을 씁니다.
+    in_graph = False
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
-        variables = [x if type(x) is Variable else as_variable(x) for x in inputs]
-        # 이미 그래프에 들어간 인스턴스를 다시 부르면 첫 그래프를 지키기 위해 복사본을 씁니다.
         node = copy.copy(self) if self.in_graph else self
+        # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
+        datas, needs = [], []
+        for x in inputs:
+            if type(x) is Variable:
+                datas.append(x.data)
+                needs.append(x.requires_grad)
+            else:  # 상수: 수치 배열과 NumPy 스칼라는 그대로 받고, 그 밖의 것은 확인합니다.
+                if not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS:
+                    _check_constant(x)
+                datas.append(x)
+                needs.append(False)
         try:
-            # 입력이 한두 개인 흔한 경우는 리스트를 만들지 않고 바로 넘깁니다(속도).
-            if len(variables) == 2:
-                ys = node.forward(variables[0].data, variables[1].data)
-            elif len(variables) == 1:
-                ys = node.forward(variables[0].data)
-            else:
-                ys = node.forward(*[x.data for x in variables])
+            ys = node.forward(*datas)
         except ValueError as error:
-            # NumPy의 영어 오류(예: 브로드캐스트할 수 없는 모양)에 무엇을 받았는지 덧붙입니다.
-            shapes = ", ".join(str(x.data.shape) for x in variables)
-            raise ValueError(
-                f"{type(self).__name__}의 순전파를 계산할 수 없습니다. 입력의 모양: {shapes}. "
-                f"모양이 같거나 브로드캐스트할 수 있는 입력을 넣어 주세요. (NumPy: {error})"
-            ) from error
+            _explain_shape_error(node, inputs, error)
+            raise
         if type(ys) is tuple:
-            outputs = [wrap_array(y) for y in ys]
+            outputs = [_wrap_output(y) for y in ys]
         else:
-            outputs = [wrap_array(ys)]
+            outputs = [_wrap_output(ys)]
 
-        if backprop_enabled():
-            generation = 0
-            for x in variables:
-                if x.generation > generation:
-                    generation = x.generation
-            node.generation = generation
+        if True in needs and backprop_enabled():
+            node._connect(inputs, outputs, needs)
+        else:  # 그래프에 들어가지 않은 출력은 미분할 수 없는 상수입니다.
             for output in outputs:
-                output.creator = node
-                output.generation = generation + 1
-            node.inputs = variables
-            node.in_graph = True
-            if len(outputs) == 1:
-                node.outputs = [weakref.ref(outputs[0])]
-            else:
-                node.outputs = [weakref.ref(output) for output in outputs]
-                node.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
+                output.requires_grad = False
         return outputs[0] if len(outputs) == 1 else outputs
 
+    def _connect(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
+        """출력의 창조자가 되어 그래프에 들어갑니다. 역전파에 필요한 입력만 붙잡습니다.
+
+        함수를 부를 때마다 도는 곳이라 새 객체를 되도록 적게 만듭니다(리스트 하나, 튜플 하나).
+        """
+        self.needs_input_grad = needs
+        self.kept = kept = self.keep(needs)
+        if len(kept) != len(args):
+            raise ValueError(
+                f"{type(self).__name__}.keep이 {len(kept)}개를 돌려주었지만 입력은 {len(args)}개입니다. "
+                f"입력마다 True나 False를 하나씩 돌려주세요."
+            )
+        out_shape = outputs[0].data.shape
+        edges, generation, broadcast = [], 0, False
+        for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
+            if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
+                edges.append(x)
+                continue
+            if x.generation > generation:
+                generation = x.generation
+            if x.data.shape != out_shape:
+                broadcast = True
+            creator = x.creator
+            if keep or creator is None:
+                edges.append(x)  # 역전파에 쓰는 입력과 말단 변수는 붙잡습니다.
+            elif len(creator.outputs) == 1:
+                edges.append((creator, 0))  # 나머지 중간 변수는 (창조자, 출력 번호)만 기억합니다.
+            else:
+                edges.append((creator, output_index(creator, x)))
+        self.edges = edges
+        if broadcast:
+            self.input_shapes = tuple([np.shape(_data(x)) for x in args])
+        self.generation = generation
+        self.in_graph = True
+        for output in outputs:
+            output.creator = self
+            output.generation = generation + 1
+        if len(outputs) == 1:
+            self.outputs = [weakref.ref(outputs[0])]
+        else:
+            self.outputs = [weakref.ref(output) for output in outputs]
+            self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
+        if self.keeps_output:
+            self.output_data = tuple([y.data for y in outputs])
+
+    # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
 
     def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:
         raise NotImplementedError(f"{type(self).__name__}.backward를 구현해야 합니다.")
 
+    def keep(self, needs: list[bool]) -> tuple[bool, ...]:
+        """역전파에 쓸 입력을 고릅니다. 기본값은 책처럼 모든 입력입니다.
 
-def wrap_array(y: object) -> Variable:
-    """엔진이 만든 수치 배열을 검사 없이 빠르게 Variable로 감쌉니다(함수의 출력, 상수).
+        `needs[i]`는 i번 입력의 미분이 필요한지입니다. 예를 들어 곱셈은 x0의 미분에 x1이,
+        x1의 미분에 x0이 필요하므로 `(needs[1], needs[0])`을 돌려줍니다.
+        """
+        return (True,) * len(needs)
 
-    0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다. 사용자의 입력은 검사하는
-    `Variable(...)`이나 `as_variable`로 받습니다.
+    # --- 그래프 읽기와 backward 안에서 쓰는 도구 -------------------------------------------
+    @property
+    def inputs(self) -> list[Variable | None] | None:
+        """입력 변수들. 붙잡지 않은 중간 변수가 이미 사라졌으면 그 자리는 None입니다.
+
+        역전파가 그래프를 놓아 주었으면 None입니다(책과 같음).
+        """
+        edges = self.edges
+        if edges is None:
+            return None
+        for i, edge in enumerate(edges):
+            if type(edge) is not Variable and type(edge) is not tuple:
+                edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다.
+        return [_resolve(edge) for edge in edges]
+
+    def saved(self) -> list:
+        """`keep`이 고른 입력을 돌려줍니다(고르지 않은 자리는 None).
+
+        보통의 역전파(역전파 비활성 모드)에서는 데이터(ndarray)를, `create_graph=True`일 때
+        (역전파 활성 모드)는 Variable을 돌려줍니다. 그래서 `gy * cos(x)` 같은 한 가지 식이 두
+        경우에 모두 맞습니다.
+        """
+        edges = self.edges
+        if edges is None:
+            raise _released(self)
+        if backprop_enabled():
+            return [
+                _as_graph_input(x) if keep else None
+                for x, keep in zip(edges, self.kept, strict=True)
+            ]
+        values = []
+        for x, keep in zip(
+            edges, self.kept, strict=True
+        ):  # 입력이 한두 개라 컴프리헨션보다 빠릅니다(3.11).
+            values.append((x.data if type(x) is Variable else x) if keep else None)
+        return values
+
+    def saved_output(self, index: int = 0) -> np.ndarray | Variable:
+        """순전파의 출력(`keeps_output = True`인 함수). create_graph 모드에서는 출력 변수입니다.
+
+        출력 변수가 이미 사라졌으면, 붙잡아 둔 데이터로 같은 자리의 변수를 다시 만듭니다.
+        """
+        if self.output_data is None:
+            raise _released(self)
+        data = self.output_data[index]
+        if not backprop_enabled():
+            return data
+        output = self.outputs[index]()
+        if output is None:
+            output = _new_variable(data)
+            output.creator = self
+            output.generation = self.generation + 1
+        return output
+
+
+def _check_constant(x: object) -> None:
+    """Variable이 아닌 입력은 상수입니다. 수(파이썬 수, NumPy 스칼라)와 수치 배열만 받습니다."""
+    if isinstance(x, np.ndarray | np.generic):
+        if x.dtype.kind in _REJECTED_KINDS:
+            as_variable(
+                np.asarray(x)
+            )  # 수치형이 아닌 배열: Variable과 같은 한국어 메시지로 거부합니다.
+    elif not isinstance(x, Number):
+        as_variable(x)  # 리스트, None, 문자열: 알맞은 한국어 메시지로 거부합니다.
+
+
+def constant(data: object) -> Variable:
+    """미분하지 않는 상수 변수를 검사 없이 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
+    const = _new_variable(np.asarray(data))
+    const.requires_grad = False
+    return const
+
+
+def _data(x: object) -> object:
+    return x.data if type(x) is Variable else x
+
+
+def _as_graph_input(x: object) -> object:
+    """create_graph 모드의 backward에 넘길 값: Variable은 그대로, 상수는 미분하지 않는 Variable로."""
+    if x is None or type(x) is Variable:
+        return x
+    return constant(x)
+
+
+def _explain_shape_error(func: Function, args: list, error: ValueError) -> None:
+    """forward가 낸 ValueError가 브로드캐스트할 수 없는 모양 때문이면 받은 모양을 알려 줍니다.
+
+    모양 문제가 아니면(예: 사용자의 forward가 낸 오류) 아무것도 하지 않아 원래 오류가 그대로
+    올라갑니다.
     """
+    shapes = [np.shape(x.data if type(x) is Variable else x) for x in args]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = ", ".join(str(s) for s in shapes)
+        raise ValueError(
+            f"{type(func).__name__}의 순전파를 계산할 수 없습니다. 입력의 모양: {listed}. "
+            f"모양이 같거나 브로드캐스트할 수 있는 입력을 넣어 주세요. (NumPy: {error})"
+        ) from error
+
+
+def _resolve(edge: Variable | tuple) -> Variable | None:
+    if type(edge) is tuple:
+        creator, index = edge
+        return creator.outputs[index]()
+    return edge
+
+
+def _released(func: Function) -> RuntimeError:
+    return RuntimeError(
+        f"{type(func).__name__}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
+        f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요."
+    )
+
+
+def _new_variable(data: np.ndarray) -> Variable:
+    """검사 없이 Variable을 만듭니다(엔진 안에서만). 미분이 필요한 말단 변수로 시작합니다."""
+    var = Variable.__new__(Variable)
+    var.data = data
+    var.name = None
+    var.grad = None
+    var.creator = None
+    var.generation = 0
+    var.requires_grad = True
+    return var
+
+
+def _wrap_output(y: object) -> Variable:
+    """forward의 결과를 Variable로 감쌉니다. 0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다."""
     if type(y) is not np.ndarray:
-        y = np.array(y) if isinstance(y, np.generic) else as_array(y)
-        if not isinstance(y, np.ndarray):
+        # 0차원 연산이 돌려준 NumPy 스칼라(가장 흔함), 또는 파이썬 수는 0차원 배열로 바꿉니다.
+        if not isinstance(y, np.ndarray | np.generic) and not isinstance(y, Number):
             raise TypeError(
-                f"forward는 numpy.ndarray를 돌려주어야 합니다. 받은 값: {type(y).__name__}."
+                f"forward는 numpy.ndarray를 돌려주어야 합니다. 받은 값: {describe(y)}. "
+                f"np.array(...)로 감싸서 돌려주세요."
             )
-    output = Variable.__new__(Variable)
+        y = y.__array__() if isinstance(y, np.generic) else np.asarray(y)
+    output = Variable.__new__(Variable)  # _new_variable과 같습니다(자주 불려 펼쳐 둡니다).
     output.data = y
     output.name = None
     output.grad = None
     output.creator = None
     output.generation = 0
+    output.requires_grad = True
     return output

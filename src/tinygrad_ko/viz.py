@@ -81,6 +81,15 @@ def to_dot(output: object, show_grad: bool = False, *, max_nodes: int = DEFAULT_
 # --- 그래프 읽기 ------------------------------------------------------------------------
 
 
+class _ReleasedVariable:
+    """최종 엔진에서 역전파에 필요 없어 이미 풀린 중간 변수의 자리표시자입니다(값 없이 창조자만)."""
+
+    __slots__ = ("creator",)
+
+    def __init__(self, creator: object) -> None:
+        self.creator = creator
+
+
 class _OpNode:
     """micrograd 방식 `Value`의 연산(`_op`)을 함수 노드로 그리기 위한 자리표시자입니다."""
 
@@ -122,6 +131,7 @@ class _GraphReader:
         self.max_nodes = max_nodes
         self.signatures: dict[int, str] = {}
         self._op_nodes: dict[int, _OpNode] = {}
+        self._released: dict[tuple[int, int], _ReleasedVariable] = {}
         self._keep_alive: list[object] = []
 
     def read(self, roots: list[object], show_grad: bool) -> _Graph:
@@ -184,11 +194,26 @@ class _GraphReader:
         if _is_graph_variable(node):
             creator = getattr(node, "creator", None)
             return [] if creator is None else [creator]
+        edges = getattr(node, "edges", None)
+        if edges is not None:  # 최종 엔진: 붙잡지 않은 중간 변수는 (창조자, 출력 번호)입니다.
+            return [self._edge_variable(edge) for edge in edges]
         inputs = getattr(node, "inputs", None)
         if inputs is not None:
             return list(inputs)
         single = getattr(node, "input", None)
         return [] if single is None else [single]
+
+    def _edge_variable(self, edge: object) -> object:
+        if not isinstance(edge, tuple):
+            return edge
+        creator, index = edge
+        variable = creator.outputs[index]()
+        if variable is not None:
+            return variable
+        key = (id(creator), index)  # 같은 자리는 같은 자리표시자로 그립니다.
+        if key not in self._released:
+            self._released[key] = _ReleasedVariable(creator)
+        return self._released[key]
 
     def _op_node(self, value: object) -> _OpNode:
         # Value마다 자리표시자를 하나만 만들어야 같은 노드로 인식됩니다.
@@ -241,6 +266,8 @@ def _is_value(node: object) -> bool:
 
 def _is_graph_variable(node: object) -> bool:
     # 1~6단계의 변수에는 creator가 없으므로 data와 grad로도 알아봅니다(ndarray에도 data는 있습니다).
+    if isinstance(node, _ReleasedVariable):
+        return True
     return not isinstance(node, _OpNode) and (
         _is_value(node)
         or hasattr(node, "creator")
@@ -277,6 +304,8 @@ def _node_name(node: object) -> str | None:
 
 
 def _variable_label(node: object, show_grad: bool) -> list[str]:
+    if isinstance(node, _ReleasedVariable):
+        return ["(해제됨)"]
     value = _format_value(getattr(node, "data", None))
     name = _node_name(node)
     lines = [f"{name} = {value}" if name else value]
