@@ -28,11 +28,8 @@ class Variable:
         self.grad = None
         self.creator = None  # 사용자가 직접 만든 변수는 창조자가 없습니다.
 
-    # --8<-- [start:set_creator]
     def set_creator(self, func):
         self.creator = func
-
-    # --8<-- [end:set_creator]
 
     # --8<-- [start:backward]
     def backward(self):
@@ -77,7 +74,6 @@ class Function:
 # --8<-- [end:function]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -89,10 +85,6 @@ class Square(Function):
         return 2 * x * gy
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신입니다."""
 
@@ -102,6 +94,3 @@ class Exp(Function):
     def backward(self, gy):
         x = self.input.data
         return np.exp(x) * gy
-
-
-# --8<-- [end:exp]

@@ -27,7 +27,6 @@ from .step09 import as_array
 __all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
 
 
-# --8<-- [start:variable]
 class Variable:
     """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다."""
 
@@ -61,14 +60,11 @@ class Variable:
         funcs = []
         seen_set = set()
 
-        # --8<-- [start:add_func]
         def add_func(f):
             if f not in seen_set:  # 같은 함수를 두 번 넣지 않습니다.
                 funcs.append(f)
                 seen_set.add(f)
                 funcs.sort(key=lambda x: x.generation)  # 넣을 때마다 세대 순으로 정렬합니다.
-
-        # --8<-- [end:add_func]
 
         add_func(self.creator)
 
@@ -88,9 +84,6 @@ class Variable:
                     add_func(x.creator)
 
     # --8<-- [end:backward]
-
-
-# --8<-- [end:variable]
 
 
 # --8<-- [start:function]
@@ -127,7 +120,6 @@ class Function:
 # --8<-- [end:function]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -143,10 +135,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:add]
 class Add(Function):
     """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
 
@@ -159,6 +147,3 @@ class Add(Function):
 
 def add(x0, x1):
     return Add()(x0, x1)
-
-
-# --8<-- [end:add]

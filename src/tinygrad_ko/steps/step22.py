@@ -75,7 +75,6 @@ def no_grad():
     return using_config("enable_backprop", False)
 
 
-# --8<-- [start:variable]
 class Variable:
     """NumPy 배열처럼 쓸 수 있는 상자입니다."""
 
@@ -173,9 +172,6 @@ class Variable:
                     y().grad = None
 
 
-# --8<-- [end:variable]
-
-
 # --8<-- [start:as_variable]
 def as_variable(obj):
     """Variable이 아니면(ndarray 등) Variable 상자에 담아 돌려줍니다."""
@@ -264,7 +260,6 @@ def mul(x0, x1):
 # --8<-- [end:mul]
 
 
-# --8<-- [start:neg]
 class Neg(Function):
     """y = -x, 국소 미분은 -1입니다."""
 
@@ -277,9 +272,6 @@ class Neg(Function):
 
 def neg(x):
     return Neg()(x)
-
-
-# --8<-- [end:neg]
 
 
 # --8<-- [start:sub]
@@ -359,7 +351,6 @@ def power(x, c):
 # --8<-- [end:pow]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -375,10 +366,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신입니다."""
 
@@ -392,9 +379,6 @@ class Exp(Function):
 
 def exp(x):
     return Exp()(x)
-
-
-# --8<-- [end:exp]
 
 
 # --8<-- [start:operators]
