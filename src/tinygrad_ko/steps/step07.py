@@ -59,16 +59,10 @@ class Function:
         return output
 
     def forward(self, x):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, gy):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]

@@ -105,16 +105,10 @@ class Function:
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
