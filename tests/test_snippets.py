@@ -31,7 +31,7 @@ SOURCES = sorted((ROOT / "src").rglob("*.py"))
 INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<target>.+?)\1[ \t]*$""")
 BLOCK = re.compile(r"^[ \t]*-+8<-+[ \t]*$")
 MARKER = re.compile(
-    r"-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]",
+    r"(?<![;-])-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]",
     re.IGNORECASE,
 )
 SECTION_TARGET = re.compile(r"(?P<path>.+):(?P<section>[a-z][-_0-9a-z]*)", re.IGNORECASE)
@@ -117,7 +117,7 @@ SECTIONS = [
 ]
 
 
-def test_pages_include_snippets():
+def test_the_checks_see_includes_and_sections():
     # 이 검사가 아무것도 읽지 못한 채 통과하지 않도록, 읽은 것이 있는지부터 봅니다.
     assert len(includes()) > 50
     assert len(SECTIONS) > 50
