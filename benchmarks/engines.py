@@ -79,20 +79,9 @@ def is_installed(info: EngineInfo) -> bool:
     return importlib.util.find_spec(info.module.split(".")[0]) is not None
 
 
-# --- NumPy 기반 엔진 --------------------------------------------------------------------
-class ArrayEngine:
-    """ndarray를 담는 `Variable`의 엔진들이 함께 쓰는 부분: 변수 만들기, 역전파, 미분값 읽기."""
-
-    memory_method = "tracemalloc"
-
-    def __init__(self, module_name: str) -> None:
-        self.module = importlib.import_module(module_name)
-
-    def scalar(self, value: float):
-        return self.module.Variable(np.array(value))
-
-    def array(self, data: np.ndarray):
-        return self.module.Variable(data)
+# --- 공통 부분 ---------------------------------------------------------------------------
+class Engine:
+    """모든 어댑터의 기본: `y.backward()`로 역전파하고 `x.grad`로 미분값을 읽습니다."""
 
     @staticmethod
     def backward(y) -> None:
@@ -103,13 +92,8 @@ class ArrayEngine:
         return x.grad
 
 
-class OperatorEngine(ArrayEngine):
-    """연산자(`*`, `+`, `-`)와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
-
-    def __init__(self, module_name: str) -> None:
-        super().__init__(module_name)
-        self.square = self.module.square
-        self.exp = self.module.exp
+class OperatorMixin:
+    """연산자(`*`, `+`, `-`)로 계산하는 작업 메서드. 연산자를 갖춘 엔진이 함께 씁니다."""
 
     @staticmethod
     def scale(y, c: float):
@@ -130,6 +114,31 @@ class OperatorEngine(ArrayEngine):
     @staticmethod
     def neg(a):
         return -a
+
+
+# --- NumPy 기반 엔진 --------------------------------------------------------------------
+class ArrayEngine(Engine):
+    """ndarray를 담는 `Variable`의 엔진들이 함께 쓰는 부분: 변수 만들기."""
+
+    memory_method = "tracemalloc"
+
+    def __init__(self, module_name: str) -> None:
+        self.module = importlib.import_module(module_name)
+
+    def scalar(self, value: float):
+        return self.module.Variable(np.array(value))
+
+    def array(self, data: np.ndarray):
+        return self.module.Variable(data)
+
+
+class OperatorEngine(OperatorMixin, ArrayEngine):
+    """연산자와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
+
+    def __init__(self, module_name: str) -> None:
+        super().__init__(module_name)
+        self.square = self.module.square
+        self.exp = self.module.exp
 
     def no_grad(self):
         return self.module.no_grad()
@@ -195,7 +204,7 @@ class EarlyStepEngine(ArrayEngine):
 
 
 # --- 스칼라 엔진 ------------------------------------------------------------------------
-class ScalarEngine:
+class ScalarEngine(OperatorMixin, Engine):
     """파이썬 float 하나를 담는 노드(`Value`)로 된 엔진: 이 프로젝트의 Value와 micrograd."""
 
     def __init__(self, module_name: str) -> None:
@@ -204,25 +213,9 @@ class ScalarEngine:
     def scalar(self, value: float):
         return self.value_class(value)
 
-    @staticmethod
-    def scale(y, c: float):
-        return y * c
-
-    @staticmethod
-    def add(a, b):
-        return a + b
-
-    @staticmethod
-    def backward(y) -> None:
-        y.backward()
-
-    @staticmethod
-    def grad(x):
-        return x.grad
-
 
 # --- PyTorch --------------------------------------------------------------------------
-class TorchEngine:
+class TorchEngine(OperatorMixin, Engine):
     """PyTorch CPU, 스레드 하나, float64. tracemalloc이 보지 못하므로 메모리는 RSS로 잽니다."""
 
     memory_method = "rss"
@@ -240,12 +233,6 @@ class TorchEngine:
 
     def array(self, data: np.ndarray):
         return self.torch.from_numpy(data).requires_grad_(True)
-
-    scale = staticmethod(OperatorEngine.scale)
-    add = staticmethod(OperatorEngine.add)
-    mul = staticmethod(OperatorEngine.mul)
-    sub = staticmethod(OperatorEngine.sub)
-    neg = staticmethod(OperatorEngine.neg)
 
     def backward(self, y) -> None:
         if y.dim() == 0:

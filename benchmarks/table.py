@@ -1,5 +1,7 @@
 """측정 결과를 마크다운으로: 환경 설명, 작업별 표, 같은 실행 안에서 구한 비율과 목표, 각주.
 
+목표와 그 기준은 여기가 아니라 `targets.py`의 표에 있습니다. 이 모듈은 그 표를 읽어 그립니다.
+
 `results[엔진][작업]`은 하위 프로세스가 돌려준 결과(payload)입니다.
 상태는 "ok"(측정값은 "data"), "error"(파이썬 예외, "kind"), "timeout", "crash" 가운데 하나입니다.
 가장 깊은 사슬(`depth`)만은 실행기가 길이별 결과를 모은 {"largest", "failure", "tried"}입니다.
@@ -7,10 +9,12 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 from engines import CHAIN, DEPTH, ELEMENTWISE, ENGINES, FANIN, MEMORY
 from stats import Summary, summarize
+from targets import TARGETS, Target
 from workloads import Sizes
 
 DASH = "—"
@@ -154,7 +158,7 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-# --- 같은 실행 안의 비율 ----------------------------------------------------------------
+# --- 같은 실행 안의 비율과 목표(목표 자체는 targets.py의 표) -------------------------------
 def _chain_total(results: dict, key: str) -> float | None:
     data = _data(results, key, CHAIN)
     if data is None:
@@ -167,113 +171,76 @@ def _fan_median(results: dict, key: str, k: int) -> float | None:
     return None if data is None else summarize(data["ms"][str(k)]).median
 
 
-def _arrays(results: dict, field: str) -> float | None:
-    data = _data(results, "tinygrad_ko", MEMORY)
+def _elementwise_ratio(results: dict, key: str) -> float | None:
+    data = _data(results, key, ELEMENTWISE)
+    return None if data is None else summarize(data["ratio"]).median
+
+
+def _deepest(results: dict, key: str) -> float | None:
+    depth = results.get(key, {}).get(DEPTH)
+    return None if depth is None or depth["largest"] is None else float(depth["largest"])
+
+
+def _arrays(results: dict, key: str, field: str) -> float | None:
+    data = _data(results, key, MEMORY)
     if data is None or data.get(field) is None:
         return None
     return data[field] / data["array_mb"]
 
 
-def _ratio(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else a / b
+# targets.py의 값 이름 -> (결과, 엔진, 크기)에서 그 값을 읽는 함수. 잴 수 없으면 None.
+MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
+    "chain_us": lambda results, key, sizes: _chain_total(results, key),
+    "fanin_small_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[0]),
+    "fanin_large_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[1]),
+    "elementwise_ratio": lambda results, key, sizes: _elementwise_ratio(results, key),
+    "deepest": lambda results, key, sizes: _deepest(results, key),
+    "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
+    "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
+}
+# 목표의 기준 가운데 이번 실행의 크기에서 구하는 것
+BOUNDS: dict[str, Callable[[Sizes], float]] = {
+    "deepest_tried": lambda sizes: float(sizes.depths[-1]),
+}
+COMPARISONS = {"<=": ("≤", operator.le), "<": ("<", operator.lt), ">=": ("≥", operator.ge)}
+
+
+def _bound_text(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def target_row(target: Target, results: dict, sizes: Sizes) -> list[str]:
+    """목표 하나를 표의 한 줄(비교, 측정, 목표, 판정)로."""
+    k1, k2 = sizes.fanin_ks
+    label = target.label.format(n=sizes.elementwise_n, k1=k1, k2=k2)
+
+    def measure(which: tuple[str, str]) -> float | None:
+        name, key = which
+        return MEASURES[name](results, key, sizes)
+
+    value = measure(target.value)
+    if target.over is not None:
+        below = measure(target.over)
+        value = None if value is None or below is None else value / below
+
+    goal, ok = DASH, None
+    if target.goal is not None:
+        op, bound, *words = target.goal
+        if isinstance(bound, str):
+            bound = BOUNDS[bound](sizes)
+        symbol, compare = COMPARISONS[op]
+        limit = f"{symbol} {_bound_text(bound)}"
+        goal = f"{words[0]}({limit})" if words else limit + target.unit
+        ok = compare(value, bound) if value is not None else None
+
+    if value is None:
+        return [label, "잴 수 없음", goal, "측정 안 됨"]
+    verdict = DASH if ok is None else ("충족" if ok else "미달")
+    return [label, format(value, target.spec) + target.unit, goal, verdict]
 
 
 def ratio_rows(results: dict, sizes: Sizes) -> list[list[str]]:
-    k1, k2 = sizes.fanin_ks
-    n = sizes.elementwise_n
-    final_ew = _data(results, "tinygrad_ko", ELEMENTWISE)
-    torch_ew = _data(results, "torch", ELEMENTWISE)
-    ew_final = None if final_ew is None else summarize(final_ew["ratio"]).median
-    ew_torch = None if torch_ew is None else summarize(torch_ew["ratio"]).median
-    depth = results.get("tinygrad_ko", {}).get(DEPTH)
-    deepest = None
-    if depth is not None and depth["largest"] is not None:
-        deepest = float(depth["largest"])
-    big = float(sizes.depths[-1])
-
-    # (설명, 값, 값을 적는 방법, 목표 문구, 목표를 만족하는지 판단하는 함수)
-    specs = [
-        (
-            "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ step24(책의 엔진)",
-            _ratio(_chain_total(results, "tinygrad_ko"), _chain_total(results, "step24")),
-            "{:.2f}배",
-            "≤ 0.6배",
-            lambda v: v <= 0.6,
-        ),
-        (
-            "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ torch",
-            _ratio(_chain_total(results, "tinygrad_ko"), _chain_total(results, "torch")),
-            "{:.2f}배",
-            "< 1배",
-            lambda v: v < 1,
-        ),
-        (
-            f"가지 K = {k2:,} 역전파: step16 ÷ tinygrad_ko(몇 배 빠른가)",
-            _ratio(_fan_median(results, "step16", k2), _fan_median(results, "tinygrad_ko", k2)),
-            "{:.0f}배",
-            "≥ 30배",
-            lambda v: v >= 30,
-        ),
-        (
-            f"가지 K = {k1:,} → {k2:,}: tinygrad_ko 역전파 시간의 배율",
-            _ratio(
-                _fan_median(results, "tinygrad_ko", k2), _fan_median(results, "tinygrad_ko", k1)
-            ),
-            "{:.1f}배",
-            "≤ 13배",
-            lambda v: v <= 13,
-        ),
-        (
-            f"{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ NumPy",
-            ew_final,
-            "{:.2f}배",
-            "≤ 1.3배",
-            lambda v: v <= 1.3,
-        ),
-        (
-            f"{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ torch(참고)",
-            _ratio(ew_final, ew_torch),
-            "{:.2f}배",
-            DASH,
-            None,
-        ),
-        (
-            "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
-            deepest,
-            "{:,.0f}",
-            f"≥ {big:,.0f}",
-            lambda v: v >= big,
-        ),
-        (
-            "tinygrad_ko `no_grad` 순전파의 최대 메모리, 배열 개수",
-            _arrays(results, "no_grad_peak"),
-            "{:.2f}개",
-            "약 2개(≤ 2.5)",
-            lambda v: v <= 2.5,
-        ),
-        (
-            "tinygrad_ko 역전파 뒤 `y`를 쥔 채 남은 메모리, 배열 개수",
-            _arrays(results, "held_after_backward"),
-            "{:.2f}개",
-            "몇 개(≤ 4)",
-            lambda v: v <= 4,
-        ),
-        (
-            "0차원 사슬 순전파+역전파 노드당 시간: Value ÷ micrograd",
-            _ratio(_chain_total(results, "value"), _chain_total(results, "micrograd")),
-            "{:.2f}배",
-            "≤ 1배",
-            lambda v: v <= 1,
-        ),
-    ]
-    rows = []
-    for label, value, fmt, target, ok in specs:
-        if value is None:
-            rows.append([label, "잴 수 없음", target, "측정 안 됨"])
-            continue
-        verdict = DASH if ok is None else ("충족" if ok(value) else "미달")
-        rows.append([label, fmt.format(value), target, verdict])
-    return rows
+    return [target_row(target, results, sizes) for target in TARGETS]
 
 
 # --- 전체 문서 ------------------------------------------------------------------------

@@ -202,12 +202,10 @@ class Value:
     def __repr__(self) -> str:
         return f"Value(data={self.data!r}, grad={self.grad!r})"
 
-    # --8<-- [start:add]
     def __add__(self, other: Value | float) -> Value:
         if type(other) is not Value:
             other = _lift(other, "+")
         return _node(self.data + other.data, (self, other), "+", _add_backward)
-        # --8<-- [end:add]
 
     def __radd__(self, other: float) -> Value:  # 2 + x
         return _lift(other, "+") + self

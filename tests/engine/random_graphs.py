@@ -1,14 +1,21 @@
-"""속성 기반 테스트가 함께 쓰는 무작위 식 그래프 생성기.
+"""속성 기반 테스트가 함께 쓰는 무작위 식 그래프 생성기와 연산 표.
 
 프로그램은 ("u", 연산, i) 또는 ("b", 연산, i, j) 단계의 목록입니다. 각 단계는 앞서 만든 노드
 (입력 포함) 가운데 i, j번째를 골라 쓰므로 부분식이 자주 공유됩니다. 연산의 구현은 엔진마다
-다르게 넘겨받으므로, 같은 프로그램을 tinygrad_ko와 PyTorch에서 똑같이 만들 수 있습니다.
+``operations(모듈)``로 넘겨받으므로, 같은 프로그램을 tinygrad_ko와 PyTorch에서 똑같이 만들 수
+있습니다(수치 미분과 비교하는 test_properties.py, PyTorch와 비교하는 test_torch_oracle.py).
 """
 
 from hypothesis import strategies as st
 
 UNARY_NAMES = ["cos", "exp", "neg", "sin", "square", "tanh"]
 BINARY_NAMES = ["add", "div", "mul", "sub"]
+
+
+def operations(module):
+    """연산 이름 -> 그 모듈의 함수. tinygrad_ko와 torch는 이 연산들을 같은 이름으로 가집니다."""
+    return {name: getattr(module, name) for name in UNARY_NAMES + BINARY_NAMES}
+
 
 steps = st.one_of(
     st.tuples(st.just("u"), st.sampled_from(UNARY_NAMES), st.integers(0, 99)),

@@ -7,12 +7,9 @@ from hypothesis import strategies as st
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
 
-from .random_graphs import build, programs
+from .random_graphs import build, operations, programs
 
-OPS = {
-    name: getattr(tg, name)
-    for name in ["add", "cos", "div", "exp", "mul", "neg", "sin", "square", "sub", "tanh"]
-}
+OPS = operations(tg)
 
 
 @settings(max_examples=60, deadline=None)

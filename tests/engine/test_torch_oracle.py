@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
 
-from .random_graphs import build, programs
+from .random_graphs import build, operations, programs
 
 if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
     import torch  # 비교를 하겠다고 했는데 torch가 없으면 실패해야 합니다(CI가 이렇게 돕니다).
@@ -23,22 +23,8 @@ else:
         "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
     )
 
-TG_OPS = {
-    name: getattr(tg, name)
-    for name in ["add", "cos", "div", "exp", "mul", "neg", "sin", "square", "sub", "tanh"]
-}
-TORCH_OPS = {
-    "add": torch.add,
-    "cos": torch.cos,
-    "div": torch.div,
-    "exp": torch.exp,
-    "mul": torch.mul,
-    "neg": torch.neg,
-    "sin": torch.sin,
-    "square": torch.square,
-    "sub": torch.sub,
-    "tanh": torch.tanh,
-}
+TG_OPS = operations(tg)
+TORCH_OPS = operations(torch)
 
 
 @settings(max_examples=100, deadline=None)

@@ -93,22 +93,11 @@ def test_every_built_page_is_tested(built_site):
     assert built_site.pages == sorted(source_pages())
 
 
-def test_search_for_backpropagation_in_korean_lists_results(browser, site_url):
-    context = new_context(browser)
-    try:
-        page = context.new_page()
-        visit = watch(page)
-        open_page(page, site_url + "index.html")
-        found = search(page, "역전파", site_url)
-    finally:
-        context.close()
-    assert found, "'역전파'로 검색했는데 결과가 없습니다"
-    assert not visit.console_errors
+def _search_from_home(browser, base: str):
+    """``base``의 처음 페이지를 열어 '역전파'를 검색합니다.
 
-
-def test_search_works_from_file_url(browser, built_site):
-    """인터넷도 서버도 없이 site/index.html 을 바로 열어도 검색이 됩니다(offline 플러그인)."""
-    base = built_site.path.as_uri() + "/"
+    (결과 페이지들, 그 탭에서 본 것, 처음 페이지에 그려진 수식 수)를 돌려줍니다.
+    """
     context = new_context(browser)
     try:
         page = context.new_page()
@@ -118,6 +107,18 @@ def test_search_works_from_file_url(browser, built_site):
         rendered = page.evaluate("() => document.querySelectorAll('mjx-container').length")
     finally:
         context.close()
+    return found, visit, rendered
+
+
+def test_search_for_backpropagation_in_korean_lists_results(browser, site_url):
+    found, visit, _ = _search_from_home(browser, site_url)
+    assert found, "'역전파'로 검색했는데 결과가 없습니다"
+    assert not visit.console_errors
+
+
+def test_search_works_from_file_url(browser, built_site):
+    """인터넷도 서버도 없이 site/index.html 을 바로 열어도 검색이 됩니다(offline 플러그인)."""
+    found, visit, rendered = _search_from_home(browser, built_site.path.as_uri() + "/")
     assert found, "file:// 로 연 사이트에서 '역전파' 검색 결과가 없습니다"
     assert found <= set(built_site.pages)
     assert rendered > 0, "file:// 로 연 사이트에서 수식이 그려지지 않았습니다"

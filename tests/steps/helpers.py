@@ -21,3 +21,23 @@ def numerical_partials(f, variable_class, *values):
 
         partials.append(numerical_diff(only_i, variable_class(np.array(value, dtype=float))))
     return partials
+
+
+def composite(module):
+    """7·8단계 모듈의 함수로 만든 y = (e^(x²))² (페이지의 예제와 같은 합성 함수)."""
+
+    def f(v):
+        return module.Square()(module.Exp()(module.Square()(v)))
+
+    return f
+
+
+def seeded_graph(module, value):
+    """``composite(module)``로 그래프를 만들고 출력의 미분값 1을 직접 넣습니다.
+
+    7·8단계의 ``backward``는 시작 미분값을 스스로 채우지 않습니다(9단계부터 채움).
+    """
+    x = module.Variable(np.array(value))
+    y = composite(module)(x)
+    y.grad = np.array(1.0)
+    return x, y

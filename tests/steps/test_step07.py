@@ -7,6 +7,8 @@ import pytest
 
 from tinygrad_ko.steps import step04, step07
 
+from .helpers import composite, seeded_graph
+
 
 class Negate(step07.Function):
     """테스트용으로 값싼 함수: y = -x. 사슬을 n개 이으면 미분값은 (-1)ⁿ입니다."""
@@ -40,14 +42,9 @@ def test_creator_links_form_the_graph():
 
 @pytest.mark.parametrize("value", [-0.7, 0.5, 1.1])
 def test_recursive_backward_matches_numerical_diff(value):
-    def f(v):
-        return step07.Square()(step07.Exp()(step07.Square()(v)))
-
-    x = step07.Variable(np.array(value))
-    y = f(x)
-    y.grad = np.array(1.0)
+    x, y = seeded_graph(step07, value)
     y.backward()
-    np.testing.assert_allclose(x.grad, step04.numerical_diff(f, x), rtol=1e-6)
+    np.testing.assert_allclose(x.grad, step04.numerical_diff(composite(step07), x), rtol=1e-6)
 
 
 def test_output_grad_must_be_set_by_hand():

@@ -9,6 +9,8 @@ import pytest
 
 from tinygrad_ko.steps import step04, step07, step08
 
+from .helpers import composite, seeded_graph
+
 
 class Negate(step08.Function):
     """테스트용으로 값싼 함수: y = -x. 사슬을 n개 이으면 미분값은 (-1)ⁿ입니다."""
@@ -21,28 +23,18 @@ class Negate(step08.Function):
 
 
 def _small_graph(value=0.5):
-    x = step08.Variable(np.array(value))
-    y = step08.Square()(step08.Exp()(step08.Square()(x)))
-    y.grad = np.array(1.0)
-    return x, y
+    return seeded_graph(step08, value)
 
 
 @pytest.mark.parametrize("value", [-0.7, 0.5, 1.1])
 def test_loop_backward_matches_numerical_diff(value):
-    def f(v):
-        return step08.Square()(step08.Exp()(step08.Square()(v)))
-
-    x = step08.Variable(np.array(value))
-    y = f(x)
-    y.grad = np.array(1.0)
+    x, y = _small_graph(value)
     y.backward()
-    np.testing.assert_allclose(x.grad, step04.numerical_diff(f, x), rtol=1e-6)
+    np.testing.assert_allclose(x.grad, step04.numerical_diff(composite(step08), x), rtol=1e-6)
 
 
 def test_loop_and_recursion_agree():
-    x7 = step07.Variable(np.array(0.3))
-    y7 = step07.Square()(step07.Exp()(step07.Square()(x7)))
-    y7.grad = np.array(1.0)
+    x7, y7 = seeded_graph(step07, 0.3)
     y7.backward()
     x8, y8 = _small_graph(0.3)
     y8.backward()

@@ -4,7 +4,7 @@ N단계를 다루는 페이지는 N단계의 모듈을 가져옵니다. 그 단�
 한계를 고친 엔진은 ``tinygrad_ko``의 최종 엔진입니다. 스냅숏은 NumPy와 앞 단계의 모듈에만
 기대고, 최종 엔진은 가져오지 않습니다.
 
-모듈      책의 단계  더하는 것(+)과 알려진 한계(!)
+모듈      책의 단계  더하는 것(+), 고쳐 다시 정의한 것(~), 알려진 한계(!)
 --------  ---------  ---------------------------------------------------------------
 step01    1          + Variable: 데이터를 담는 상자
                      ! 무엇이든 담깁니다(검사하지 않음)
@@ -16,36 +16,56 @@ step04    4          + numerical_diff(중앙 차분), forward_diff(전진 차분
                      ! 입력마다 두 번 계산하고, 뺄셈에서 자릿수를 잃습니다
 (없음)    5          연쇄 법칙(이론뿐)
 step06    6          + Variable.grad, Function.input, Square/Exp.backward(gy)
+                     ~ Variable, Function, Square, Exp
                      ! 역전파를 사람이 거꾸로 된 순서로 불러야 합니다
 step07    7          + creator, set_creator, 재귀로 도는 Variable.backward()
+                     ~ Variable, Function
                      ! 함수 수천 개의 사슬에서 RecursionError; y.grad를 직접 넣어야 함
 step08    8          + 반복문과 스택(funcs.pop())으로 도는 backward,
                        traced_backward(매 반복의 funcs를 보여 줌)
+                     ~ Variable
                      ! 입력과 출력이 하나인 함수만 다룹니다
 step09    9          + square()/exp(), np.ones_like로 시작, as_array,
                        ndarray만 받는 Variable(TypeError)
+                     ~ Variable, Function
                      ! 입력과 출력이 하나인 함수만 다룹니다
 step10    10         + unittest 테스트(엔진은 9단계 그대로), run_tests()
 step11    11         + 입력과 출력을 리스트로 주고받는 Function, Add
+                     ~ Function
                      ! 부르기 번거롭고, 역전파가 안 됩니다(AttributeError)
 step12    12         + 가변 길이 인수(*inputs), 출력 하나면 그대로 돌려줌, add()
+                     ~ Function, Add
                      ! 역전파가 안 됩니다(AttributeError)
 step13    13         + 입력이 여러 개인 역전파, Add.backward
+                     ~ Variable, Square, Add
                      ! add(x, x)의 미분값이 1입니다(정답은 2)
 step14    14         + 미분값 누적(x.grad = x.grad + gx), cleargrad()
+                     ~ Variable
                      ! cleargrad()를 잊으면 누적; 다이아몬드 그래프에서 틀린 미분값
 step16    15-16      + generation, add_func와 seen_set, 넣을 때마다 세대 순 정렬
+                     ~ Variable, Function
                      ! 넓은 그래프에서 정렬 비용; 순환 참조라 GC 전까지 메모리에 남음
 step17    17         + 출력을 weakref.ref(약한 참조)로 기억
+                     ~ Variable, Function
                      ! 중간 변수의 미분값이 남고, 추론 때도 그래프를 만듭니다
 step18    18         + backward(retain_grad), Config, using_config, no_grad
+                     ~ Variable, Function
                      ! Config가 전역이라 모든 스레드가 함께 씁니다
 step22    19-22      + name/shape/ndim/size/dtype/len/repr, Mul, Neg, Sub, Div, Pow,
                        연산자 오버로드, as_variable, __array_priority__
+                     ~ Variable, Function, Exp, add
                      ! 18단계와 같음; ** 의 지수는 상수만
 step24    23-24      + 22단계 엔진 그대로("책의 엔진"), sphere, matyas, goldstein
                      ! 22단계와 같음
 
-페이지에서 코드의 일부만 보여 줄 때는 각 모듈의 pymdownx.snippets 구역 표시
-(``# --8<-- [start:이름]``)를 씁니다. 예: ``src/tinygrad_ko/steps/step08.py:backward``.
+~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
+이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과
+똑같습니다(독스트링과 ``NotImplementedError``의 문구는 빼고 비교합니다). 예를 들어 8단계의
+``Function``은 7단계와 같은 코드지만 8단계의 ``Variable``을 만들어야 합니다. 그럴 까닭이 없는 것은
+다시 쓰지 않고 앞 모듈에서 가져옵니다. ``tests/steps/test_redefinitions.py``가 이 표와 코드를 맞춰
+봅니다.
+
+페이지에서 코드의 일부만 보여 줄 때는 각 모듈의 pymdownx.snippets 구역(``[start:이름]`` ~
+``[end:이름]`` 주석)을 씁니다. 예: ``src/tinygrad_ko/steps/step08.py:backward``. 어느 페이지도 넣지
+않는 구역은 두지 않습니다(``tests/test_snippets.py``).
 """

@@ -61,12 +61,9 @@ class Square(Function):
     def forward(self, x):
         return x**2
 
-    # --8<-- [start:square_backward]
     def backward(self, gy):
         x = self.input.data
         return 2 * x * gy
-
-    # --8<-- [end:square_backward]
 
 
 # --8<-- [end:square]
@@ -79,12 +76,9 @@ class Exp(Function):
     def forward(self, x):
         return np.exp(x)
 
-    # --8<-- [start:exp_backward]
     def backward(self, gy):
         x = self.input.data
         return np.exp(x) * gy
-
-    # --8<-- [end:exp_backward]
 
 
 # --8<-- [end:exp]

@@ -28,11 +28,8 @@ class Variable:
         self.grad = None
         self.creator = None  # 사용자가 직접 만든 변수는 창조자가 없습니다.
 
-    # --8<-- [start:set_creator]
     def set_creator(self, func):
         self.creator = func
-
-    # --8<-- [end:set_creator]
 
     # --8<-- [start:backward]
     def backward(self):
@@ -62,22 +59,15 @@ class Function:
         return output
 
     def forward(self, x):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, gy):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -89,10 +79,6 @@ class Square(Function):
         return 2 * x * gy
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신입니다."""
 
@@ -102,6 +88,3 @@ class Exp(Function):
     def backward(self, gy):
         x = self.input.data
         return np.exp(x) * gy
-
-
-# --8<-- [end:exp]

@@ -17,7 +17,6 @@
 import numpy as np
 
 
-# --8<-- [start:variable]
 class Variable:
     """데이터, 미분값, 창조자를 기억하는 상자입니다."""
 
@@ -42,10 +41,6 @@ class Variable:
     # --8<-- [end:backward]
 
 
-# --8<-- [end:variable]
-
-
-# --8<-- [start:function]
 class Function:
     """입력과 출력을 기억하고, 출력의 창조자를 자신으로 설정하는 함수의 기반 클래스입니다."""
 
@@ -59,22 +54,12 @@ class Function:
         return output
 
     def forward(self, x):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, gy):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
-# --8<-- [end:function]
-
-
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -86,10 +71,6 @@ class Square(Function):
         return 2 * x * gy
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신입니다."""
 
@@ -99,9 +80,6 @@ class Exp(Function):
     def backward(self, gy):
         x = self.input.data
         return np.exp(x) * gy
-
-
-# --8<-- [end:exp]
 
 
 # --8<-- [start:traced_backward]

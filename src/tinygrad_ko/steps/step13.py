@@ -21,7 +21,6 @@ from .step09 import as_array
 __all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
 
 
-# --8<-- [start:variable]
 class Variable:
     """numpy.ndarray만 담는 상자입니다."""
 
@@ -60,10 +59,6 @@ class Variable:
     # --8<-- [end:backward]
 
 
-# --8<-- [end:variable]
-
-
-# --8<-- [start:function]
 class Function:
     """인수를 몇 개든 받을 수 있는 함수의 기반 클래스입니다."""
 
@@ -80,19 +75,10 @@ class Function:
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
-
-
-# --8<-- [end:function]
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [start:square]

@@ -26,7 +26,6 @@ from .step09 import as_array
 __all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
 
 
-# --8<-- [start:variable]
 class Variable:
     """numpy.ndarray만 담는 상자입니다."""
 
@@ -65,22 +64,16 @@ class Variable:
                 gxs = (gxs,)
 
             for x, gx in zip(f.inputs, gxs, strict=True):
-                # --8<-- [start:accumulate]
                 if x.grad is None:
                     x.grad = gx
                 else:
                     x.grad = x.grad + gx  # 새 배열을 만듭니다(제자리 덧셈이 아닙니다).
-                # --8<-- [end:accumulate]
                 if x.creator is not None:
                     funcs.append(x.creator)
 
     # --8<-- [end:backward]
 
 
-# --8<-- [end:variable]
-
-
-# --8<-- [start:function]
 class Function:
     """인수를 몇 개든 받을 수 있는 함수의 기반 클래스입니다."""
 
@@ -97,22 +90,12 @@ class Function:
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
-# --8<-- [end:function]
-
-
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -128,10 +111,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:add]
 class Add(Function):
     """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
 
@@ -144,6 +123,3 @@ class Add(Function):
 
 def add(x0, x1):
     return Add()(x0, x1)
-
-
-# --8<-- [end:add]

@@ -23,7 +23,6 @@ from .step09 import as_array
 __all__ = ["Add", "Function", "Square", "Variable", "add", "as_array", "square"]
 
 
-# --8<-- [start:variable]
 class Variable:
     """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다."""
 
@@ -39,12 +38,9 @@ class Variable:
         self.creator = None
         self.generation = 0  # 사용자가 만든 변수는 0세대입니다.
 
-    # --8<-- [start:set_creator]
     def set_creator(self, func):
         self.creator = func
         self.generation = func.generation + 1  # 부모 함수보다 한 세대 뒤입니다.
-
-    # --8<-- [end:set_creator]
 
     def cleargrad(self):
         self.grad = None
@@ -57,14 +53,11 @@ class Variable:
         funcs = []
         seen_set = set()
 
-        # --8<-- [start:add_func]
         def add_func(f):
             if f not in seen_set:  # 같은 함수를 두 번 넣지 않습니다.
                 funcs.append(f)
                 seen_set.add(f)
                 funcs.sort(key=lambda x: x.generation)  # 넣을 때마다 세대 순으로 정렬합니다.
-
-        # --8<-- [end:add_func]
 
         add_func(self.creator)
 
@@ -86,9 +79,6 @@ class Variable:
     # --8<-- [end:backward]
 
 
-# --8<-- [end:variable]
-
-
 # --8<-- [start:function]
 class Function:
     """출력을 약한 참조로 기억하는 함수의 기반 클래스입니다."""
@@ -104,28 +94,19 @@ class Function:
         for output in outputs:
             output.set_creator(self)
         self.inputs = inputs
-        # --8<-- [start:weak_outputs]
         self.outputs = [weakref.ref(output) for output in outputs]  # 출력은 약하게 참조합니다.
-        # --8<-- [end:weak_outputs]
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -141,10 +122,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:add]
 class Add(Function):
     """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
 
@@ -157,6 +134,3 @@ class Add(Function):
 
 def add(x0, x1):
     return Add()(x0, x1)
-
-
-# --8<-- [end:add]

@@ -70,7 +70,6 @@ def no_grad():
 # --8<-- [end:no_grad]
 
 
-# --8<-- [start:variable]
 class Variable:
     """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다."""
 
@@ -124,16 +123,11 @@ class Variable:
                 if x.creator is not None:
                     add_func(x.creator)
 
-            # --8<-- [start:retain_grad]
             if not retain_grad:
                 for y in f.outputs:
                     y().grad = None  # 이 함수의 출력 미분값은 더 쓸 일이 없으므로 지웁니다.
-            # --8<-- [end:retain_grad]
 
     # --8<-- [end:backward]
-
-
-# --8<-- [end:variable]
 
 
 # --8<-- [start:function]
@@ -147,34 +141,25 @@ class Function:
             ys = (ys,)
         outputs = [Variable(as_array(y)) for y in ys]
 
-        # --8<-- [start:enable_backprop]
         if Config.enable_backprop:  # 비활성 모드면 창조자도 입력도 남기지 않습니다.
             self.generation = max(x.generation for x in inputs)
             for output in outputs:
                 output.set_creator(self)
             self.inputs = inputs
             self.outputs = [weakref.ref(output) for output in outputs]
-        # --8<-- [end:enable_backprop]
 
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -190,10 +175,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:add]
 class Add(Function):
     """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
 
@@ -206,6 +187,3 @@ class Add(Function):
 
 def add(x0, x1):
     return Add()(x0, x1)
-
-
-# --8<-- [end:add]

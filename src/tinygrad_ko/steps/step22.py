@@ -13,16 +13,17 @@
   뺄셈과 나눗셈은 순서가 중요하므로 ``rsub``, ``rdiv``를 따로 둡니다.
 
 연산자는 모듈 끝에서 ``Variable.__add__ = add``처럼 함수를 그대로 연결합니다.
+``Config``, ``using_config``, ``no_grad``는 바뀌지 않았으므로 18단계 것을 그대로 가져옵니다.
 
 한계: 18단계와 같습니다(전역 ``Config``, 넣을 때마다 정렬). ``**``는 지수가 상수일 때만 됩니다.
 """
 
-import contextlib
 import weakref
 
 import numpy as np
 
 from .step09 import as_array
+from .step18 import Config, no_grad, using_config
 
 __all__ = [
     "Add",
@@ -53,29 +54,6 @@ __all__ = [
 ]
 
 
-class Config:
-    """엔진 전체의 설정입니다. 클래스 속성이므로 인스턴스를 만들지 않고 그대로 씁니다."""
-
-    enable_backprop = True
-
-
-@contextlib.contextmanager
-def using_config(name, value):
-    """``with`` 블록 안에서만 ``Config.<name>``을 ``value``로 바꿉니다."""
-    old_value = getattr(Config, name)
-    setattr(Config, name, value)
-    try:
-        yield
-    finally:
-        setattr(Config, name, old_value)
-
-
-def no_grad():
-    """역전파 비활성 모드로 계산하는 ``with`` 블록을 만듭니다."""
-    return using_config("enable_backprop", False)
-
-
-# --8<-- [start:variable]
 class Variable:
     """NumPy 배열처럼 쓸 수 있는 상자입니다."""
 
@@ -173,9 +151,6 @@ class Variable:
                     y().grad = None
 
 
-# --8<-- [end:variable]
-
-
 # --8<-- [start:as_variable]
 def as_variable(obj):
     """Variable이 아니면(ndarray 등) Variable 상자에 담아 돌려줍니다."""
@@ -210,16 +185,10 @@ class Function:
         return outputs if len(outputs) > 1 else outputs[0]
 
     def forward(self, *xs):
-        raise NotImplementedError(
-            f"{type(self).__name__}.forward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 forward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def backward(self, *gys):
-        raise NotImplementedError(
-            f"{type(self).__name__}.backward가 구현되지 않았습니다. "
-            "Function을 상속한 클래스에서 backward를 정의하세요."
-        )
+        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
@@ -264,7 +233,6 @@ def mul(x0, x1):
 # --8<-- [end:mul]
 
 
-# --8<-- [start:neg]
 class Neg(Function):
     """y = -x, 국소 미분은 -1입니다."""
 
@@ -277,9 +245,6 @@ class Neg(Function):
 
 def neg(x):
     return Neg()(x)
-
-
-# --8<-- [end:neg]
 
 
 # --8<-- [start:sub]
@@ -359,7 +324,6 @@ def power(x, c):
 # --8<-- [end:pow]
 
 
-# --8<-- [start:square]
 class Square(Function):
     """y = x², 국소 미분은 2x입니다."""
 
@@ -375,10 +339,6 @@ def square(x):
     return Square()(x)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신입니다."""
 
@@ -392,9 +352,6 @@ class Exp(Function):
 
 def exp(x):
     return Exp()(x)
-
-
-# --8<-- [end:exp]
 
 
 # --8<-- [start:operators]

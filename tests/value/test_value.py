@@ -8,9 +8,10 @@ import weakref
 
 import numpy as np
 import pytest
-from value_orders import recursive_order
 
 from tinygrad_ko.value import Value, topological_order
+
+from .orders import recursive_order
 
 EPS = 1e-6
 

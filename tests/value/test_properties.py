@@ -7,9 +7,10 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from value_orders import recursive_order
 
 from tinygrad_ko.value import Value, topological_order
+
+from .orders import recursive_order
 
 # 정의역 걱정이 없는 연산만 씁니다: log와 나눗셈은 항상 양수인 식에만 적용합니다.
 UNARY = {

@@ -1,0 +1,92 @@
+"""같은 실행 안에서 구하는 비율과 그 목표: 벤치마크 표의 "비율과 목표" 절이 이 표를 그대로 그립니다.
+
+목표를 바꾸거나 더할 때는 이 표만 고칩니다. 한 줄은 다음과 같습니다.
+
+- ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{k1}``, ``{k2}``(가지 수)는 이번
+  실행의 크기로 채웁니다.
+- ``value``: (잴 값의 이름, 엔진). 값의 이름은 ``table.MEASURES``에 있습니다.
+- ``over``: 있으면 ``value ÷ over``를 적습니다.
+- ``spec``, ``unit``: 값을 적는 모양. ``format(값, spec) + unit``입니다(기본값은 "1.23배").
+- ``goal``: (비교, 기준) 또는 (비교, 기준, 말로 쓴 목표). 기준은 수이거나 이번 실행의 크기에서
+  구하는 값의 이름(``"deepest_tried"``: 시험한 가장 깊은 사슬)입니다. ``None``이면 참고로만
+  적고 판정하지 않습니다.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str
+    value: tuple[str, str]
+    over: tuple[str, str] | None = None
+    spec: str = ".2f"
+    unit: str = "배"
+    goal: tuple | None = None
+
+
+TARGETS = (
+    Target(
+        "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ step24(책의 엔진)",
+        value=("chain_us", "tinygrad_ko"),
+        over=("chain_us", "step24"),
+        goal=("<=", 0.6),
+    ),
+    Target(
+        "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ torch",
+        value=("chain_us", "tinygrad_ko"),
+        over=("chain_us", "torch"),
+        goal=("<", 1),
+    ),
+    Target(
+        "가지 K = {k2:,} 역전파: step16 ÷ tinygrad_ko(몇 배 빠른가)",
+        value=("fanin_large_ms", "step16"),
+        over=("fanin_large_ms", "tinygrad_ko"),
+        spec=".0f",
+        goal=(">=", 30),
+    ),
+    Target(
+        "가지 K = {k1:,} → {k2:,}: tinygrad_ko 역전파 시간의 배율",
+        value=("fanin_large_ms", "tinygrad_ko"),
+        over=("fanin_small_ms", "tinygrad_ko"),
+        spec=".1f",
+        goal=("<=", 13),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ NumPy",
+        value=("elementwise_ratio", "tinygrad_ko"),
+        goal=("<=", 1.3),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ torch(참고)",
+        value=("elementwise_ratio", "tinygrad_ko"),
+        over=("elementwise_ratio", "torch"),
+    ),
+    Target(
+        "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
+        value=("deepest", "tinygrad_ko"),
+        spec=",.0f",
+        unit="",
+        goal=(">=", "deepest_tried"),
+    ),
+    Target(
+        "tinygrad_ko `no_grad` 순전파의 최대 메모리, 배열 개수",
+        value=("no_grad_arrays", "tinygrad_ko"),
+        unit="개",
+        goal=("<=", 2.5, "약 2개"),
+    ),
+    Target(
+        "tinygrad_ko 역전파 뒤 `y`를 쥔 채 남은 메모리, 배열 개수",
+        value=("held_arrays", "tinygrad_ko"),
+        unit="개",
+        goal=("<=", 4, "몇 개"),
+    ),
+    Target(
+        "0차원 사슬 순전파+역전파 노드당 시간: Value ÷ micrograd",
+        value=("chain_us", "value"),
+        over=("chain_us", "micrograd"),
+        goal=("<=", 1),
+    ),
+)
