@@ -18,7 +18,8 @@
 
 페이지의 건너뛰기 표시도 옮깁니다. `pytest.mark.skip`은 실행하지 않는 코드 보기로,
 `pytest.mark.skipif(조건, reason=...)`과 `pytest-codeblocks:importorskip(모듈)`은 같은 조건이면
-셀이 건너뛴다고 알리는 조건문으로 감쌉니다. 그 밖의 표시는 노트북에서 뜻을 지킬 수 없으므로
+셀이 건너뛴다고 알리는 조건문으로 감쌉니다. `pytest.mark.slow` 같은 분류 표시는 노트북과
+상관없으므로 넘어가고, `xfail`처럼 실행 방법을 바꾸는 표시는 노트북에서 뜻을 지킬 수 없으므로
 빌드를 멈추고 알려 줍니다.
 
 표준 라이브러리만 씁니다. 스니펫 펼치기는 부르는 쪽(mkdocs 훅)이 `expand` 인자로 넘겨 줍니다.
@@ -53,6 +54,8 @@ LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)((?:\s+\"[^\"]*\")?)\)")
 INLINE_CODE = re.compile(r"(`+[^`]*`+)")
 REFERENCE = re.compile(r"^(\s*\[[^\]]+\]:\s*)(\S+)(.*)$")
 EXECUTED = {"python", "sh", "bash"}  # pytest-codeblocks가 실행하는 울타리 언어
+# 블록을 실행하는 방법 자체를 바꾸는 표시: 노트북에서 그 뜻을 지킬 수 없으므로 거절합니다.
+CHANGES_THE_TEST = {"pytest.mark.xfail", "pytest.mark.parametrize", "pytest.mark.usefixtures"}
 
 
 class NotebookError(ValueError):
@@ -217,11 +220,13 @@ def _parse_mark(text: str, line: int) -> tuple[str, Guard | None, str | None]:
             else ast.unparse(condition)
         )
         return name, Guard(source, reason or source, ("sys",)), None
-    raise NotebookError(
-        f"{line}번째 줄의 표시 {text!r}는 노트북으로 옮길 수 없습니다. "
-        "pytest.mark.skip(reason=...), pytest.mark.skipif(조건, reason=...), "
-        "pytest-codeblocks:importorskip(모듈) 가운데 하나를 쓰세요."
-    )
+    if name in CHANGES_THE_TEST or not name.startswith("pytest.mark."):
+        raise NotebookError(
+            f"{line}번째 줄의 표시 {text!r}는 노트북으로 옮길 수 없습니다. "
+            "pytest.mark.skip(reason=...), pytest.mark.skipif(조건, reason=...), "
+            "pytest-codeblocks:importorskip(모듈) 가운데 하나를 쓰세요."
+        )
+    return name, None, None  # slow 같은 분류 표시: 노트북에서는 뜻이 없습니다
 
 
 def _has_multiline_string(code: str) -> bool:
@@ -350,7 +355,12 @@ if importlib.util.find_spec("tinygrad_ko") is None:
             "사이트의 오프라인 압축 파일을 풀어 그 안에서 이 노트북을 열거나, "
             "저장소 폴더에서 `pip install -e .`로 설치한 뒤 다시 실행하세요."
         )
-    subprocess.run([sys.executable, "-m", "pip", "install", source], check=True)
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "install", source], capture_output=True, text=True
+    )
+    if pip.returncode != 0:
+        raise RuntimeError(f"pip install {{source}} 이(가) 실패했습니다. 아래 내용을 확인하세요.\\n{{pip.stderr}}")
+    print(pip.stdout.strip().splitlines()[-1])  # Successfully installed tinygrad-ko-...
     importlib.invalidate_caches()
 
 installed = importlib.metadata.version("tinygrad_ko")

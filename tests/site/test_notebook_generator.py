@@ -256,6 +256,12 @@ def test_skip_marks_follow_the_page_test():
         print(json.dumps([1]))
         ```
 
+        <!--pytest.mark.slow-->
+
+        ```python
+        print("느린 예제")
+        ```
+
         <!--pytest-codeblocks:importorskip(no_such_module_here)-->
 
         ```python
@@ -266,7 +272,8 @@ def test_skip_marks_follow_the_page_test():
     text = markdown_of(notebook)
     assert "페이지의 테스트도 실행하지 않는 예제입니다(네트워크가 필요합니다)." in text
     assert '```python\nprint("건너뜀")\n```' in text
-    future, json_cell, missing = code_cells(notebook)
+    future, json_cell, slow, missing = code_cells(notebook)
+    assert slow["source"] == 'print("느린 예제")'  # 분류 표시(slow)는 노트북과 상관없습니다
     assert run_cell(future["source"]) == "이 셀을 건너뜁니다: 먼 미래의 파이썬이 필요합니다\n"
     assert run_cell(json_cell["source"]) == "[1]\n"
     assert run_cell(missing["source"]) == (
@@ -278,6 +285,7 @@ def test_skip_marks_follow_the_page_test():
     "page, message",
     [
         ("# 1장\n\n<!--pytest.mark.xfail-->\n\n```python\nx\n```\n", "옮길 수 없습니다"),
+        ("# 1장\n\n<!--pytest.mark.skipif(True reason)-->\n\n```python\nx\n```\n", "읽을 수 없습니다"),
         ("# 1장\n\n<!--pytest-codeblocks:skipfile-->\n", "옮길 수 없습니다"),
         ("# 1장\n\n```python\nprint(1)\n", "닫히지 않았습니다"),
         ("본문만 있습니다.\n", "# 제목"),
