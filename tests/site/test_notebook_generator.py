@@ -285,7 +285,10 @@ def test_skip_marks_follow_the_page_test():
     "page, message",
     [
         ("# 1장\n\n<!--pytest.mark.xfail-->\n\n```python\nx\n```\n", "옮길 수 없습니다"),
-        ("# 1장\n\n<!--pytest.mark.skipif(True reason)-->\n\n```python\nx\n```\n", "읽을 수 없습니다"),
+        (
+            "# 1장\n\n<!--pytest.mark.skipif(True reason)-->\n\n```python\nx\n```\n",
+            "읽을 수 없습니다",
+        ),
         ("# 1장\n\n<!--pytest-codeblocks:skipfile-->\n", "옮길 수 없습니다"),
         ("# 1장\n\n```python\nprint(1)\n", "닫히지 않았습니다"),
         ("본문만 있습니다.\n", "# 제목"),
