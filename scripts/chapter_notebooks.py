@@ -262,6 +262,22 @@ def _source(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
+def _line_ranges(hl_lines: str) -> str:
+    """`hl_lines="2 3 4 9 11-13"` -> `2–4, 9, 11–13` (읽기 쉬운 줄 범위)."""
+    numbers = []
+    for token in hl_lines.split():
+        first, _, last = token.partition("-")
+        numbers += range(int(first), int(last or first) + 1)
+    numbers = sorted(set(numbers))
+    ranges: list[list[int]] = []
+    for number in numbers:
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in ranges)
+
+
 def _listing(fence: Fence) -> list[str]:
     """실행하지 않는 울타리를 마크다운 셀 안의 코드 블록으로 옮깁니다."""
     language = fence.info.split()[0] if fence.info else ""
@@ -273,7 +289,7 @@ def _listing(fence: Fence) -> list[str]:
             caption = f"`{title.group(1)}`"
             highlighted = HL_LINES.search(fence.info)
             if highlighted:
-                caption += f" (페이지에서 밝게 표시한 줄: {highlighted.group(1)})"
+                caption += f" (페이지에서 밝게 표시한 줄: {_line_ranges(highlighted.group(1))})"
             lines += [caption, ""]
     lines.append(f"{fence.ticks}{language}")
     lines += fence.body.rstrip("\n").split("\n")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+import urllib.parse
 from pathlib import Path
 
 # chapter_notebooks 와 site_wheel 은 이 폴더의 모듈입니다(mkdocs는 훅을 불러오는 동안 훅의 폴더를
@@ -150,7 +151,10 @@ def on_files(files, config):
             wheel_filename=wheel.filename,
             wheel_version=wheel.version,
             relative_path=posixpath.relpath(wheel_uri, folder or "."),
-            url=(config.site_url.rstrip("/") + "/" + wheel_uri) if config.site_url else None,
+            # 파일 이름의 `+`(로컬 버전)는 %2B로: `+`를 공백으로 읽는 서버도 있습니다.
+            url=(config.site_url.rstrip("/") + "/" + urllib.parse.quote(wheel_uri))
+            if config.site_url
+            else None,
         )
         try:
             notebook = chapter_notebooks.page_to_notebook(

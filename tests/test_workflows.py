@@ -59,8 +59,11 @@ def check_jsonschema(*paths: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_there_is_a_test_workflow_and_a_pages_workflow():
-    assert sorted(p.name for p in WORKFLOWS.iterdir()) == ["pages.yml", "test.yml"]
+def test_there_is_a_test_workflow_and_a_pages_workflow_and_every_workflow_is_checked():
+    names = {p.name for p in WORKFLOWS.iterdir()}
+    assert {"pages.yml", "test.yml"} <= names
+    # 아래 스키마 검사는 *.yml 을 모두 봅니다. 다른 확장자(.yaml)는 빠뜨리지 않게 막습니다.
+    assert all(name.endswith(".yml") for name in names), names
 
 
 def test_workflows_pass_the_github_workflow_schema_offline():

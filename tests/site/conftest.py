@@ -102,7 +102,7 @@ def pytest_terminal_summary(terminalreporter):
     if "notebooks_run" in STATS:
         terminalreporter.write_line(
             f"[사이트] 새 커널에서 실행한 장 노트북: {STATS['notebooks_run']}개, "
-            f"{float(STATS['notebook_seconds']):.1f}초"
+            f"{float(STATS['notebook_seconds']):.1f}초(둘씩 나란히)"
         )
     if "browser_pages" in STATS:
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")

@@ -134,13 +134,15 @@ def test_offline_archive_opens_from_disk_with_search_formulas_and_diagrams(
         visit = watch(page)
         open_page(page, base + "index.html")
         found = search(page, "역전파", base)
+        page.screenshot(path=str(SCREENSHOTS / "offline-archive-search.png"))
         open_page(page, base + diagram)
         problems = page.evaluate(FORMULA_PROBLEMS) + page.evaluate(MERMAID_PROBLEMS)
         drawn = page.evaluate(
             "() => [document.querySelectorAll('mjx-container').length,"
             " document.querySelectorAll('.mermaid').length]"
         )
-        page.screenshot(path=str(SCREENSHOTS / "offline-archive-diagram.png"), full_page=False)
+        page.locator(".mermaid").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "offline-archive-diagram.png"))
     finally:
         context.close()
     assert found, "압축을 푼 사이트에서 '역전파' 검색 결과가 없습니다"

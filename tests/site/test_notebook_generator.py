@@ -9,6 +9,7 @@ import base64
 import contextlib
 import hashlib
 import io
+import json
 import re
 import shutil
 import textwrap
@@ -119,7 +120,7 @@ def test_library_listing_shows_the_included_source_with_its_title_and_highlights
         """\
         # 1장. 시험
 
-        ```py title="src/tinygrad_ko/steps/step08.py" hl_lines="2 3"
+        ```py title="src/tinygrad_ko/steps/step08.py" hl_lines="2 3 5 7-9 8"
         --8<-- "src/tinygrad_ko/steps/step08.py:backward"
         ```
         """,
@@ -130,7 +131,7 @@ def test_library_listing_shows_the_included_source_with_its_title_and_highlights
     start = source.index("    def backward(self):")
     first_lines = [line[4:] for line in source[start:].split("\n")[:3]]  # 스니펫은 내어쓰기 됩니다
     assert "```python\n" + "\n".join(first_lines) in text
-    assert "`src/tinygrad_ko/steps/step08.py` (페이지에서 밝게 표시한 줄: 2 3)" in text
+    assert "`src/tinygrad_ko/steps/step08.py` (페이지에서 밝게 표시한 줄: 2–3, 5, 7–9)" in text
     assert code_cells(notebook) == []
 
 
@@ -354,3 +355,28 @@ def test_site_wheel_version_changes_when_the_source_changes(tmp_path):
         file.write("\n# 바뀜\n")
     after = site_wheel.build_wheel(tmp_path).version
     assert before.split("+")[0] == after.split("+")[0] and before != after
+
+
+@pytest.mark.slow  # mkdocs 설정과 테마, 플러그인을 불러옵니다(몇 초)
+def test_build_hook_adds_a_notebook_beside_every_chapter_and_uses_the_site_address():
+    """빌드의 on_files 단계까지만 돌려 봅니다: 사이트 주소가 있으면 노트북의 링크와 휠 주소가 절대 주소입니다."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    config = load_config(str(ROOT / "mkdocs.yml"), site_url="https://someone.github.io/fork/")
+    config = config.plugins.on_config(config)
+    files = config.plugins.on_files(get_files(config), config=config)
+    made = {f.src_uri: f for f in files if f.src_uri.endswith(".ipynb") and f.generated_by}
+    assert sorted(made) == sorted(cn.notebook_uri(p) for p in chapter_pages())
+    [wheel] = [f for f in files if f.src_uri.startswith("downloads/") and f.generated_by]
+    assert wheel.src_uri == f"downloads/{site_wheel.build_wheel().filename}"
+    notebook = json.loads(made["part1/05-recursion.ipynb"].content_string)
+    setup = code_cells_with_setup(notebook)[0]["source"]
+    quoted = wheel.src_uri.replace("+", "%2B")
+    assert f"WHEEL_URL = 'https://someone.github.io/fork/{quoted}'" in setup
+    assert f'WHEEL_PATH = Path("../{wheel.src_uri}")' in setup
+    assert "(https://someone.github.io/fork/part1/04-creator-links.html)" in markdown_of(notebook)
+
+
+def code_cells_with_setup(notebook: dict) -> list[dict]:
+    return [c for c in notebook["cells"] if c["cell_type"] == "code"]
