@@ -109,7 +109,7 @@ def compare(page: str, executed) -> list[str]:
         got = "".join(stdout_of(c) for c in cells)
         if skipped:
             expected = None  # 페이지 테스트도 건너뛰므로, 셀이 건너뛴다고 알리기만 하면 됩니다
-            if not got.startswith("이 셀을 건너뜁니다: "):
+            if not got.startswith(chapter_notebooks.SKIPPED):
                 problems.append(
                     f"{block.lineno}번째 줄: 건너뛰어야 할 셀이 실행되었습니다: {got!r}"
                 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import copy
 import hashlib
 import io
 import json
@@ -20,7 +21,7 @@ import mkdocs_hooks
 import nbformat
 import pytest
 import site_wheel
-from notebook_checks import chapter_pages, code_lines, page_blocks
+from notebook_checks import chapter_pages, code_lines, compare, page_blocks
 from sitetools import DOCS, ROOT
 from test_build import load_site_config
 
@@ -380,3 +381,30 @@ def test_build_hook_adds_a_notebook_beside_every_chapter_and_uses_the_site_addre
 
 def code_cells_with_setup(notebook: dict) -> list[dict]:
     return [c for c in notebook["cells"] if c["cell_type"] == "code"]
+
+
+def test_page_comparison_catches_wrong_output_missing_cells_and_extra_outputs():
+    """실행 테스트의 비교(notebook_checks.compare)가 실제로 틀린 것을 잡는지, 커널 없이 봅니다.
+
+    생성된 노트북의 저장된 출력(페이지의 기대 출력)을 "실행 결과"로 삼으면 문제가 없어야 하고,
+    출력 한 줄을 바꾸거나 셀을 빼거나 stderr가 섞이면 문제로 나와야 합니다.
+    """
+    page = "part1/05-recursion.md"
+    notebook = make((DOCS / page).read_text(encoding="utf-8"), expand=expander())
+    assert compare(page, nbformat.from_dict(notebook)) == []
+
+    wrong = copy.deepcopy(notebook)
+    cell = next(c for c in code_cells(wrong) if c["outputs"])
+    cell["outputs"][0]["text"] = cell["outputs"][0]["text"].replace("0", "1", 1)
+    assert any("출력이 페이지와 다릅니다" in p for p in compare(page, nbformat.from_dict(wrong)))
+
+    missing = copy.deepcopy(notebook)
+    dropped = code_cells(missing)[2]
+    missing["cells"].remove(dropped)
+    assert any("노트북에 없습니다" in p for p in compare(page, nbformat.from_dict(missing)))
+
+    noisy = copy.deepcopy(notebook)
+    code_cells(noisy)[0]["outputs"].append(
+        {"name": "stderr", "output_type": "stream", "text": "경고\n"}
+    )
+    assert any("페이지에 없는 출력" in p for p in compare(page, nbformat.from_dict(noisy)))
