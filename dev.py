@@ -1,7 +1,8 @@
 """tinygrad_ko 개발 명령 모음: 가상 환경을 만들고, 사이트를 띄우고, 테스트를 돌립니다.
 
-    python3 dev.py serve   # 사이트를 http://127.0.0.1:8000 에 띄웁니다
-    python3 dev.py test    # 린트, 단위 테스트, 문서 코드 블록, 노트북, 브라우저 테스트
+    python3 dev.py serve        # 사이트를 http://127.0.0.1:8000 에 띄웁니다
+    python3 dev.py test         # 린트, 단위 테스트, 문서 코드 블록, 사이트 빌드, 노트북, 브라우저 테스트
+    python3 dev.py build --zip  # site/ 에 엄격 빌드하고 dist/tinygrad_ko-site.zip 으로 묶습니다
 
 두 명령 모두 처음 한 번 `.venv/`를 만들고 `requirements/constraints.txt`에 고정된 버전을
 설치합니다. 다음 실행부터는 pyproject.toml 과 constraints.txt 가 바뀌지 않았다면
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import subprocess
@@ -22,6 +24,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / os.environ.get("TINYGRAD_KO_VENV", ".venv")
 CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
 STAMP = VENV / "tinygrad_ko-installed.txt"
+ARCHIVE = ROOT / "dist" / "tinygrad_ko-site.zip"
 MIN_PYTHON = (3, 11)
 
 
@@ -87,8 +90,18 @@ def cmd_serve(extra: list[str]) -> None:
 
 
 def cmd_build(extra: list[str]) -> None:
+    """엄격 모드로 사이트를 만듭니다. `--zip`이면 오프라인용 압축 파일로도 묶습니다."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--zip", action="store_true")
+    parser.add_argument("-d", "--site-dir", default="site")
+    options, rest = parser.parse_known_args(extra)
     python = ensure_venv()
-    run(python, "-m", "mkdocs", "build", "--strict", *extra, env=tool_env())
+    run(
+        python, "-m", "mkdocs", "build", "--strict", "--site-dir", options.site_dir, *rest,
+        env=tool_env(),
+    )  # fmt: skip
+    if options.zip:
+        run(python, "scripts/site_archive.py", options.site_dir, ARCHIVE, env=tool_env())
 
 
 def cmd_test(extra: list[str]) -> None:
@@ -96,7 +109,11 @@ def cmd_test(extra: list[str]) -> None:
     env = tool_env()
     run(python, "-m", "ruff", "check", ".", env=env)
     run(python, "-m", "ruff", "format", "--check", ".", env=env)
-    run(python, "-m", "pytest", "--codeblocks", "--nbmake", *extra, env=env)
+    # docs/notebooks/*.ipynb 는 여기서 따로 실행하지 않습니다(예전의 --nbmake). tests/site 의 엄격
+    # 빌드가 mkdocs-jupyter(execute: true, allow_errors: false)로 한 번 실행해 그 출력을 페이지에
+    # 담고, 셀 하나라도 실패하면 빌드가 실패합니다. test_build.py 가 모든 노트북 페이지에 실행
+    # 결과가 있는지 확인합니다. 같은 노트북을 두 번 돌리지 않으려고 한 곳에서만 실행합니다.
+    run(python, "-m", "pytest", "--codeblocks", *extra, env=env)
 
 
 def cmd_bench(extra: list[str]) -> None:

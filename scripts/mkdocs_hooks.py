@@ -1,9 +1,17 @@
-"""mkdocs 훅: 노트북 페이지의 한국어 제목에도 마크다운 페이지와 같은 앵커를 붙입니다.
+"""mkdocs 훅: 사이트를 빌드할 때 끼어드는 일 세 가지를 한곳에서 합니다.
 
-mkdocs-jupyter 0.26.3 은 노트북 제목의 id를 ASCII 글자만 남기는 slugify로 만들므로, 한국어 제목은
-id가 빈 문자열이 되고(`<h2 id="">`), 오른쪽 목차는 파이썬 Markdown의 기본 slugify로 `#_1` 같은
-다른 앵커를 가리킵니다. 여기서는 두 곳 모두 mkdocs.yml 의 `toc`와 같은 `pymdownx.slugs.slugify`
-(유니코드, 소문자)를 쓰게 바꿉니다. 그래서 `## 가장 좋은 $h$`는 어디서나 `#가장-좋은-h`가 됩니다.
+1. 노트북 페이지의 한국어 제목에도 마크다운 페이지와 같은 앵커를 붙입니다.
+   mkdocs-jupyter 0.26.3 은 노트북 제목의 id를 ASCII 글자만 남기는 slugify로 만들므로, 한국어 제목은
+   id가 빈 문자열이 되고(`<h2 id="">`), 오른쪽 목차는 파이썬 Markdown의 기본 slugify로 `#_1` 같은
+   다른 앵커를 가리킵니다. 여기서는 두 곳 모두 mkdocs.yml 의 `toc`와 같은 `pymdownx.slugs.slugify`
+   (유니코드, 소문자)를 쓰게 바꿉니다. 그래서 `## 가장 좋은 $h$`는 어디서나 `#가장-좋은-h`가 됩니다.
+2. 노트북 페이지에서 mermaid를 CDN에서 `import()`하는 스크립트를 뺍니다. nbconvert의 lab 템플릿이
+   넣는 것으로, 노트북에 mermaid 출력이 없으면 실행되지 않지만 주소는 페이지에 남습니다.
+   오프라인이거나 엄격한 보안 정책 아래의 독자에게는 그런 요청이 시도조차 되지 않아야 하므로,
+   mkdocs-jupyter의 템플릿을 이어받아 그 블록만 비운 `scripts/nbconvert_templates/`의 템플릿을 씁니다.
+3. 장 페이지(`chapter_notebooks.is_chapter`)마다 노트북을 만들어 페이지 옆에 두고, 제목 아래에
+   "이 장을 노트북으로 받기" 링크를 넣습니다. 노트북의 첫 셀이 설치할 `tinygrad_ko` 휠은
+   `downloads/`에 둡니다(`site_wheel.py`). 페이지 원본은 고치지 않습니다.
 
 mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌으면 조용히 넘어가지 않고 빌드를
 멈춥니다(버전을 올린 뒤 이 훅이 아직 필요한지 확인하라는 뜻입니다).
@@ -11,12 +19,27 @@ mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌�
 
 from __future__ import annotations
 
+import logging
+import posixpath
+import urllib.parse
+from pathlib import Path
+
+# chapter_notebooks 와 site_wheel 은 이 폴더의 모듈입니다(mkdocs는 훅을 불러오는 동안 훅의 폴더를
+# sys.path에 넣습니다).
+import chapter_notebooks
 import markdown
+import site_wheel
 from markdown.extensions.toc import TocExtension
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 from pymdownx.slugs import slugify
 
 _slugify = slugify(case="lower")
+log = logging.getLogger("mkdocs.hooks.tinygrad_ko")
+TEMPLATES = Path(__file__).resolve().parent / "nbconvert_templates"
+NOTEBOOK_TEMPLATE = "mkdocs_html/notebook.html.j2"  # mkdocs-jupyter 가 쓰는 템플릿
+OUR_NOTEBOOK_TEMPLATE = "tinygrad_ko_notebook.html.j2"
+DOWNLOADS = "downloads"
 
 
 def _heading_id(text: str) -> str:
@@ -49,11 +72,38 @@ def _markdown_toc(markdown_source: str, toc_depth: int) -> list:
     return md.toc_tokens
 
 
+def _exporter_without_cdn(base):
+    """mkdocs-jupyter 의 노트북 템플릿 대신 mermaid CDN 블록을 비운 우리 템플릿을 쓰는 HTMLExporter."""
+
+    class Exporter(base):
+        tinygrad_ko_template = True
+
+        def __init__(self, *args, **kwargs):
+            if kwargs.get("template_file") != NOTEBOOK_TEMPLATE:
+                raise PluginError(
+                    f"mkdocs-jupyter 가 {kwargs.get('template_file')!r} 템플릿을 씁니다"
+                    f"({NOTEBOOK_TEMPLATE!r}가 아님). scripts/nbconvert_templates/ 를 확인해 주세요."
+                )
+            kwargs["template_file"] = OUR_NOTEBOOK_TEMPLATE
+            kwargs["extra_template_paths"] = [
+                str(TEMPLATES),
+                *kwargs.get("extra_template_paths", []),
+            ]
+            super().__init__(*args, **kwargs)
+
+    return Exporter
+
+
 def on_config(config):
     import mkdocs_jupyter.convert as convert
+    import mkdocs_jupyter.nbconvert2 as nbconvert2
     import mkdocs_jupyter.plugin as plugin
 
-    for module, name in ((convert, "add_anchor_lower_id"), (plugin, "_get_markdown_toc")):
+    for module, name in (
+        (convert, "add_anchor_lower_id"),
+        (plugin, "_get_markdown_toc"),
+        (nbconvert2, "HTMLExporter"),
+    ):
         if not callable(getattr(module, name, None)):
             raise PluginError(
                 f"{module.__name__}.{name} 이(가) 없습니다. mkdocs-jupyter 버전이 바뀐 것 같습니다. "
@@ -61,4 +111,81 @@ def on_config(config):
             )
     convert.add_anchor_lower_id = _add_anchor
     plugin._get_markdown_toc = _markdown_toc
+    if not getattr(
+        nbconvert2.HTMLExporter, "tinygrad_ko_template", False
+    ):  # serve 는 여러 번 부릅니다
+        nbconvert2.HTMLExporter = _exporter_without_cdn(nbconvert2.HTMLExporter)
     return config
+
+
+# --- 장 노트북 ------------------------------------------------------------------------------
+
+
+def snippet_expander(settings: dict):
+    """pymdownx.snippets 설정(mkdocs.yml 의 것)대로 `--8<--` 줄을 펼치는 함수."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": settings}
+    )
+    snippets = md.preprocessors["snippet"]
+    return lambda lines: snippets.run(list(lines))
+
+
+def _page_url(config, src_uri: str) -> str:
+    html = posixpath.basename(src_uri)[: -len(".md")] + ".html"
+    if config.site_url:
+        return config.site_url.rstrip("/") + "/" + posixpath.dirname(src_uri) + "/" + html
+    return html
+
+
+def on_files(files, config):
+    wheel = site_wheel.build_wheel()
+    wheel_uri = f"{DOWNLOADS}/{wheel.filename}"
+    files.append(File.generated(config, wheel_uri, content=wheel.content))
+    expand = snippet_expander(dict(config.mdx_configs.get("pymdownx.snippets", {})))
+    made = 0
+    for page in list(files.documentation_pages()):
+        if not chapter_notebooks.is_chapter(page.src_uri):
+            continue
+        folder = posixpath.dirname(page.src_uri)
+        setup = chapter_notebooks.Setup(
+            wheel_filename=wheel.filename,
+            wheel_version=wheel.version,
+            relative_path=posixpath.relpath(wheel_uri, folder or "."),
+            # 파일 이름의 `+`(로컬 버전)는 %2B로: `+`를 공백으로 읽는 서버도 있습니다.
+            url=(config.site_url.rstrip("/") + "/" + urllib.parse.quote(wheel_uri))
+            if config.site_url
+            else None,
+        )
+        try:
+            notebook = chapter_notebooks.page_to_notebook(
+                page.content_string,
+                links=chapter_notebooks.Links(_page_url(config, page.src_uri)),
+                setup=setup,
+                expand=expand,
+            )
+        except chapter_notebooks.NotebookError as error:
+            raise PluginError(f"{page.src_uri} 를 노트북으로 만들 수 없습니다: {error}") from None
+        content = chapter_notebooks.dumps(notebook)
+        uri = chapter_notebooks.notebook_uri(page.src_uri)
+        files.append(File.generated(config, uri, content=content))
+        made += 1
+    log.info(f"장 노트북 {made}개와 {wheel_uri} 를 만들었습니다.")
+    return files
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    """장 페이지의 첫 제목 아래에 노트북 받기 링크를 넣습니다(원본 파일은 그대로)."""
+    if not chapter_notebooks.is_chapter(page.file.src_uri):
+        return markdown_text
+    notebook = posixpath.basename(chapter_notebooks.notebook_uri(page.file.src_uri))
+    link = (
+        f"[{chapter_notebooks.DOWNLOAD_LABEL}]({notebook})"
+        f'{{ .md-button .tinygrad-ko-notebook download="{notebook}" '
+        'title="이 장의 글과 예제를 주피터 노트북(.ipynb)으로 받습니다" }'
+    )
+    lines = markdown_text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("# "):
+            lines[index + 1 : index + 1] = ["", link, ""]
+            return "\n".join(lines)
+    raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")

@@ -211,6 +211,7 @@ def test_failed_forward_records_nothing():
     assert a.grad is None and a.creator is None
 
 
+@pytest.mark.slow
 def test_long_chain_backpropagates_without_recursion():
     x = Variable(np.array(1.0))
     y = x

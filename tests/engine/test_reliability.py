@@ -5,6 +5,7 @@ import threading
 import tracemalloc
 
 import numpy as np
+import pytest
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
@@ -16,6 +17,7 @@ def one_step(w: Variable, x: np.ndarray) -> None:
     loss.backward()
 
 
+@pytest.mark.slow
 def test_ten_thousand_iterations_keep_memory_stable():
     w = Variable(np.linspace(-1, 1, 50))
     x = np.linspace(0, 2, 50)

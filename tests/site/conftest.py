@@ -44,6 +44,14 @@ def built_site(tmp_path_factory) -> BuiltSite:
     return BuiltSite(out, seconds, log, pages)
 
 
+def pytest_collection_modifyitems(items):
+    """사이트를 빌드해야 하는 테스트(built_site 를 직접이든 다른 준비물을 거쳐서든 쓰는 것)는 모두
+    느린 테스트입니다. `-m "not slow"`로 빼면 빌드(약 40초)를 기다리지 않습니다."""
+    for item in items:
+        if "built_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):
         pass
@@ -86,6 +94,15 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"[사이트] mkdocs build --strict: {STATS['build_seconds']:.1f}초, "
             f"페이지 {STATS['built_pages']}개"
+        )
+    if "archive_bytes" in STATS:
+        terminalreporter.write_line(
+            f"[사이트] 오프라인 압축 파일: {int(STATS['archive_bytes']) / 1_000_000:.1f} MB"
+        )
+    if "notebooks_run" in STATS:
+        terminalreporter.write_line(
+            f"[사이트] 새 커널에서 실행한 장 노트북: {STATS['notebooks_run']}개, "
+            f"{float(STATS['notebook_seconds']):.1f}초(둘씩 나란히)"
         )
     if "browser_pages" in STATS:
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")

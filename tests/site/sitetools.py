@@ -6,12 +6,16 @@ import json
 import os
 import re
 import shutil
+import sys
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+# 빌드 훅이 쓰는 모듈(scripts/chapter_notebooks.py 등)을 테스트에서도 그대로 불러옵니다.
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(ROOT / "scripts"))
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 CHROMIUM_ARGS = [

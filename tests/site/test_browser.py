@@ -2,10 +2,12 @@
 
 페이지마다 다음 가운데 하나라도 있으면 실패합니다: 콘솔 오류, 127.0.0.1 밖으로 나가는 요청,
 404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록.
-검색, file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
+검색, 오프라인 압축 파일을 풀어 file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
 """
 
 from __future__ import annotations
+
+import zipfile
 
 import pytest
 from sitetools import (
@@ -93,35 +95,60 @@ def test_every_built_page_is_tested(built_site):
     assert built_site.pages == sorted(source_pages())
 
 
-def _search_from_home(browser, base: str):
-    """``base``의 처음 페이지를 열어 '역전파'를 검색합니다.
+def test_search_for_backpropagation_in_korean_lists_results(browser, site_url):
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        open_page(page, site_url + "index.html")
+        found = search(page, "역전파", site_url)
+    finally:
+        context.close()
+    assert found, "'역전파'로 검색했는데 결과가 없습니다"
+    assert not visit.console_errors
 
-    (결과 페이지들, 그 탭에서 본 것, 처음 페이지에 그려진 수식 수)를 돌려줍니다.
-    """
+
+def test_offline_archive_opens_from_disk_with_search_formulas_and_diagrams(
+    browser, built_site, tmp_path
+):
+    """`python3 dev.py build --zip`의 압축 파일을 풀어, 인터넷도 서버도 없이 index.html 을 바로(file://)
+    열어도 검색, 수식, mermaid 그림이 됩니다(offline 플러그인과 벤더링한 스크립트)."""
+    import site_archive
+
+    archive = tmp_path / "tinygrad_ko-site.zip"
+    count = site_archive.pack(built_site.path, archive)
+    STATS["archive_bytes"] = archive.stat().st_size
+    with zipfile.ZipFile(archive) as opened:
+        assert len(opened.namelist()) == count
+        opened.extractall(tmp_path / "unpacked")
+    root = tmp_path / "unpacked" / site_archive.TOP
+    assert sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file()) == sorted(
+        p.relative_to(built_site.path) for p in built_site.path.rglob("*") if p.is_file()
+    )
+    base = root.as_uri() + "/"
+    diagram = _pick_pages(built_site)["diagram"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     context = new_context(browser)
     try:
         page = context.new_page()
         visit = watch(page)
         open_page(page, base + "index.html")
         found = search(page, "역전파", base)
-        rendered = page.evaluate("() => document.querySelectorAll('mjx-container').length")
+        page.screenshot(path=str(SCREENSHOTS / "offline-archive-search.png"))
+        open_page(page, base + diagram)
+        problems = page.evaluate(FORMULA_PROBLEMS) + page.evaluate(MERMAID_PROBLEMS)
+        drawn = page.evaluate(
+            "() => [document.querySelectorAll('mjx-container').length,"
+            " document.querySelectorAll('.mermaid').length]"
+        )
+        page.locator(".mermaid").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "offline-archive-diagram.png"))
     finally:
         context.close()
-    return found, visit, rendered
-
-
-def test_search_for_backpropagation_in_korean_lists_results(browser, site_url):
-    found, visit, _ = _search_from_home(browser, site_url)
-    assert found, "'역전파'로 검색했는데 결과가 없습니다"
-    assert not visit.console_errors
-
-
-def test_search_works_from_file_url(browser, built_site):
-    """인터넷도 서버도 없이 site/index.html 을 바로 열어도 검색이 됩니다(offline 플러그인)."""
-    found, visit, rendered = _search_from_home(browser, built_site.path.as_uri() + "/")
-    assert found, "file:// 로 연 사이트에서 '역전파' 검색 결과가 없습니다"
+    assert found, "압축을 푼 사이트에서 '역전파' 검색 결과가 없습니다"
     assert found <= set(built_site.pages)
-    assert rendered > 0, "file:// 로 연 사이트에서 수식이 그려지지 않았습니다"
+    assert drawn[0] > 0 and drawn[1] > 0, f"{diagram}: 수식 {drawn[0]}개, 그림 {drawn[1]}개"
+    assert not problems, problems
     assert not visit.console_errors, visit.console_errors
     assert not visit.external_requests, visit.external_requests
 

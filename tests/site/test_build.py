@@ -2,7 +2,9 @@
 
 - 엄격한 빌드(`--strict`)가 깨진 링크, 없는 앵커, nav에서 빠진 페이지, 절대 링크, 알 수 없는
   링크를 실제로 잡아내는지(작은 시험용 사이트로)
-- HTML이 외부 자원을 불러오지 않는지, 한국어 제목 앵커와 페이지 안 링크가 맞는지
+- HTML이 외부 자원을 불러오지 않는지(태그의 주소뿐 아니라 인라인 스크립트의 import()와 스타일의
+  @import/url()까지, 조건문 뒤에 숨은 주소도), 한국어 제목 앵커와 페이지 안 링크가 맞는지
+- 장 페이지마다 옆에 노트북이 있고 링크되는지, 저장소/고치기 링크는 실제 주소가 있을 때만인지
 - 처음 페이지의 장 지도가 있는 장을 모두 링크하는지
 - 노트북이 빌드할 때 실행되었는지, 벤더링한 파일이 고정된 해시와 같은지
 """
@@ -24,8 +26,18 @@ from sitetools import DOCS, ROOT, tool_env
 HANGUL = re.compile(r"[가-힣]")
 
 
+# 불러오지 않고 가리키기만 하는 <link>: 검색 엔진용 대표 주소, 이전/다음 페이지 등.
+NAVIGATION_RELS = {"canonical", "alternate", "prev", "next", "author", "license"}
+OUTSIDE = re.compile(r"^(https?:)?//", re.IGNORECASE)
+# 인라인 스크립트와 스타일 안의 밖 주소. XML 이름공간(www.w3.org/2000/svg 등)은 주소가 아닙니다.
+ADDRESS_IN_CODE = re.compile(
+    r"(?:https?:)?//(?!www\.w3\.org/)[a-z0-9.-]+\.[a-z]{2,}[^\s\"'`)]*", re.I
+)
+
+
 class _ResourceParser(HTMLParser):
-    """브라우저가 페이지를 열 때 불러오는 주소(script, link, img, iframe, source)와 id, 앵커를 모읍니다."""
+    """브라우저가 페이지를 열 때 불러오는 주소(script, link, img, iframe, source)와 id, 앵커,
+    인라인 스크립트와 스타일의 내용을 모읍니다."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -33,20 +45,35 @@ class _ResourceParser(HTMLParser):
         self.ids: set[str] = set()
         self.fragments: list[str] = []
         self.links: list[str] = []
+        self.inline_code: list[str] = []  # <script> 와 <style> 의 내용, style="" 속성
+        self._in_code = False
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if "id" in attributes:
             self.ids.add(attributes["id"])
+        if attributes.get("style"):
+            self.inline_code.append(attributes["style"])
+        if tag in {"script", "style"}:
+            self._in_code = True
         if tag in {"script", "img", "iframe", "source", "audio", "video"} and attributes.get("src"):
             self.loads.append(attributes["src"])
-        if tag == "link" and attributes.get("href"):
+        rels = set((attributes.get("rel") or "").lower().split())
+        if tag == "link" and attributes.get("href") and not rels <= NAVIGATION_RELS:
             self.loads.append(attributes["href"])
         if tag == "a" and attributes.get("href") is not None:
             href = attributes["href"]
             self.links.append(href)
             if href.startswith("#"):
                 self.fragments.append(urllib.parse.unquote(href[1:]))
+
+    def handle_endtag(self, tag):
+        if tag in {"script", "style"}:
+            self._in_code = False
+
+    def handle_data(self, data):
+        if self._in_code:
+            self.inline_code.append(data)
 
 
 def parse(html: str) -> _ResourceParser:
@@ -58,14 +85,48 @@ def parse(html: str) -> _ResourceParser:
 # --- 실제 사이트 ---------------------------------------------------------------------------
 
 
+def outside_addresses(html: str) -> list[str]:
+    """페이지가 사이트 밖에서 불러오거나 불러올 수 있는 주소들.
+
+    태그가 불러오는 주소(script/link/img...)와, 인라인 스크립트와 스타일 안에 적힌 모든 밖 주소
+    (`import("https://...")`, `@import url(...)`). 스크립트 안의 주소는 조건문 뒤에 있어 실제로는
+    불리지 않더라도 실패로 칩니다: 오프라인 독자나 엄격한 보안 정책 아래에서는 시도조차 없어야 합니다.
+    """
+    parsed = parse(html)
+    found = [url for url in parsed.loads if OUTSIDE.match(url)]
+    for code in parsed.inline_code:
+        found += ADDRESS_IN_CODE.findall(code)
+    return found
+
+
+def test_outside_address_check_catches_scripts_modules_styles_and_guarded_imports():
+    cases = {
+        '<script src="https://cdn.example.org/a.js"></script>': True,
+        '<link rel="stylesheet" href="//cdn.example.org/a.css">': True,
+        '<link rel="modulepreload" href="https://esm.example.org/m.js">': True,
+        '<script type="module">if (x) { await import("https://cdnjs.cloudflare.com/m.mjs"); }</script>': True,
+        "<style>@import url(https://fonts.example.org/x.css);</style>": True,
+        '<div style="background: url(https://img.example.org/a.png)"></div>': True,
+        '<link rel="canonical" href="https://example.org/page.html">': False,
+        '<a href="https://github.com/nschloe/pytest-codeblocks">링크</a>': False,
+        '<svg xmlns="http://www.w3.org/2000/svg"></svg><script>const ns = "http://www.w3.org/2000/svg";</script>': False,
+        '<script src="assets/javascripts/bundle.js"></script>': False,
+    }
+    for html, outside in cases.items():
+        assert bool(outside_addresses(html)) is outside, html
+
+
 def test_pages_load_nothing_from_outside(built_site):
     for page in built_site.pages:
-        outside = [
-            url
-            for url in parse(built_site.read(page)).loads
-            if re.match(r"^(https?:)?//", url) and not url.startswith("http://127.0.0.1")
-        ]
-        assert not outside, f"{page}가 외부 자원을 불러옵니다: {outside}"
+        outside = outside_addresses(built_site.read(page))
+        assert not outside, f"{page}가 사이트 밖의 주소를 불러오거나 담고 있습니다: {outside}"
+
+
+def test_stylesheets_import_nothing_from_outside(built_site):
+    for css in built_site.path.rglob("*.css"):
+        text = css.read_text(encoding="utf-8", errors="replace")
+        imports = re.findall(r"@import[^;]*|url\(\s*['\"]?(?:https?:)?//[^)]*\)", text)
+        assert not imports, f"{css.relative_to(built_site.path)}: {imports}"
 
 
 def test_in_page_links_point_to_existing_ids(built_site):
@@ -108,11 +169,47 @@ def test_home_page_map_links_every_chapter(built_site):
     assert not missing, f"처음 페이지의 장 지도에 링크가 없습니다: {missing}"
 
 
-def test_notebook_was_executed_at_build_time(built_site):
+def test_notebooks_are_saved_without_outputs():
+    """docs/notebooks 는 출력 없이 저장합니다. 그래야 사이트에 보이는 출력이 빌드 때 실행한 결과입니다."""
+    notebooks = sorted((DOCS / "notebooks").glob("*.ipynb"))
+    assert notebooks
+    for path in notebooks:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        assert not [c for c in cells if c["cell_type"] == "code" and c.get("outputs")], path.name
+
+
+def test_every_notebook_was_executed_at_build_time(built_site):
+    """실험 노트북은 테스트 실행마다 한 번, 여기(엄격 빌드)에서만 실행됩니다(dev.py 의 설명)."""
+    for path in sorted((DOCS / "notebooks").glob("*.ipynb")):
+        html = built_site.read(f"notebooks/{path.stem}.html")
+        assert f"Converting notebook (execute=True): {path}" in built_site.log, path.name
+        assert "jp-OutputArea-output" in html, f"{path.name}: 실행 결과가 페이지에 없습니다"
     html = built_site.read("notebooks/numerical-diff-error.html")
     assert "data:image/png;base64," in html, "그래프 이미지가 없습니다: 셀이 실행되지 않았습니다"
     assert "전진 차분: 가장 좋은 h = " in html  # print()의 출력은 실행해야만 생깁니다
-    assert "Converting notebook (execute=True)" in built_site.log
+
+
+def test_every_chapter_page_links_its_notebook_which_sits_beside_it(built_site):
+    import chapter_notebooks
+    from notebook_checks import chapter_pages
+
+    pages = chapter_pages()
+    assert len(pages) >= 17
+    for page in pages:
+        notebook = chapter_notebooks.notebook_uri(page)
+        assert (built_site.path / notebook).is_file(), f"{notebook} 가 사이트에 없습니다"
+        html = built_site.read(page.replace(".md", ".html"))
+        article = html[html.index("<article") : html.index("</article>")]
+        links = parse(article).links
+        assert Path(notebook).name in links, f"{page}: 노트북 링크가 없습니다"
+        assert chapter_notebooks.DOWNLOAD_LABEL in article
+    made = sorted(
+        p.relative_to(built_site.path).as_posix() for p in built_site.path.rglob("*.ipynb")
+    )
+    assert made == sorted(chapter_notebooks.notebook_uri(p) for p in pages)
+    assert f"장 노트북 {len(pages)}개" in built_site.log
+    wheels = list((built_site.path / "downloads").glob("tinygrad_ko-*-py3-none-any.whl"))
+    assert len(wheels) == 1, wheels
 
 
 def test_notebook_pages_load_no_requirejs_or_cdn_mathjax(built_site):
@@ -167,6 +264,58 @@ def test_search_separator_splits_korean_prose(built_site):
     assert tokens("「세대」·창조자") == ["세대", "창조자"]
 
 
+LINK_VARIABLES = ("TINYGRAD_KO_REPO_URL", "TINYGRAD_KO_EDIT_URI", "TINYGRAD_KO_SITE_URL")
+
+
+def test_repository_edit_and_site_addresses_come_only_from_the_environment(monkeypatch):
+    """자리표시 주소를 적어 두지 않습니다: 환경 변수가 없으면 저장소/고치기 링크도 사이트 주소도 없습니다."""
+    for name in LINK_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    config = load_site_config()
+    assert (config["repo_url"], config["edit_uri"], config["site_url"]) == (None, None, None)
+    values = (
+        "https://github.com/someone/fork",
+        "edit/main/docs/",
+        "https://someone.github.io/fork/",
+    )
+    for name, value in zip(LINK_VARIABLES, values, strict=True):
+        monkeypatch.setenv(name, value)
+    config = load_site_config()
+    assert (config["repo_url"], config["edit_uri"], config["site_url"]) == values
+
+
+@pytest.mark.slow
+def test_repository_link_is_a_plain_link_that_calls_no_github_api(tmp_path):
+    """repo_url 이 있을 때 Material 은 GitHub API에서 별 수를 받아 오는데, 우리 템플릿은 링크만 둡니다."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# 처음\n\n본문입니다.\n", encoding="utf-8")
+    theme = load_site_config()["theme"]
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: 시험\n"
+        "use_directory_urls: false\n"
+        "repo_url: https://github.com/someone/fork\n"
+        "edit_uri: edit/main/docs/\n"
+        "theme:\n"
+        "  name: material\n"
+        f"  custom_dir: {ROOT / theme['custom_dir']}\n"
+        f"  features: {json.dumps(theme['features'])}\n",
+        encoding="utf-8",
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+        cwd=tmp_path,
+        env=tool_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert 'class="md-source"' in html and 'href="https://github.com/someone/fork"' in html
+    assert 'data-md-component="source"' not in html, "Material 이 GitHub API 를 부르게 됩니다"
+    assert "https://github.com/someone/fork/edit/main/docs/index.md" in html
+
+
 # --- 엄격한 빌드가 잡아내는 것 ---------------------------------------------------------------
 
 GOOD_OTHER = "# 다른 페이지\n\n## 역전파 이론\n\n본문입니다.\n"
@@ -213,11 +362,13 @@ def build_small_site(
     )
 
 
+@pytest.mark.slow
 def test_small_site_with_korean_anchor_link_builds(tmp_path):
     completed = build_small_site(tmp_path, "본문입니다.", extra_file=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_strict_build_rejects(tmp_path, case):
     body, message = CASES[case]

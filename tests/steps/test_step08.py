@@ -41,6 +41,7 @@ def test_loop_and_recursion_agree():
     assert x8.grad == x7.grad
 
 
+@pytest.mark.slow
 def test_very_long_chain_backpropagates():
     length = 200_001  # 홀수이므로 미분값은 -1이어야 합니다.
     x = step08.Variable(np.array(1.0))

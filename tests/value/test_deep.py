@@ -6,7 +6,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tinygrad_ko.value import Value
+
+pytestmark = pytest.mark.slow  # 노드 100만 개: 몇 초씩 걸립니다
 
 MILLION = 1_000_000
 

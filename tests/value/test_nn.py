@@ -152,6 +152,7 @@ def test_sgd_step_moves_against_the_gradient():
     assert p.data == pytest.approx(0.8)
 
 
+@pytest.mark.slow
 def test_training_lowers_the_loss_and_reaches_high_accuracy():
     X, y = make_moons(30, noise=0.1, seed=0)
     model = MLP(2, [8, 8, 1], seed=0)

@@ -1,0 +1,60 @@
+"""빌드한 사이트 폴더를 오프라인용 압축 파일(zip) 하나로 묶습니다.
+
+    python scripts/site_archive.py site dist/tinygrad_ko-site.zip
+
+압축을 풀면 `tinygrad_ko-site/` 폴더 하나가 나오고, 그 안의 `index.html`을 브라우저로 바로 열면
+(file://) 인터넷 없이 검색, 수식, 그림이 모두 됩니다(사이트가 처음부터 그렇게 만들어집니다:
+offline 플러그인, 벤더링한 MathJax와 mermaid). 장 노트북과 tinygrad_ko 휠도 함께 들어 있습니다.
+
+같은 사이트에서는 바이트까지 같은 파일이 나오도록 파일 순서와 시각을 고정합니다.
+표준 라이브러리만 씁니다.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zipfile
+from pathlib import Path
+
+TOP = "tinygrad_ko-site"  # 압축을 풀면 생기는 폴더 이름
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def pack(site: Path, archive: Path, top: str = TOP) -> int:
+    """`site` 폴더를 `archive`(zip)로 묶고 파일 수를 돌려줍니다."""
+    if not (site / "index.html").is_file():
+        raise FileNotFoundError(
+            f"{site}/index.html 이 없습니다. 먼저 `python3 dev.py build`로 사이트를 만드세요."
+        )
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    files = sorted(p for p in site.rglob("*") if p.is_file())
+    partial = archive.with_name(archive.name + ".partial")
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for path in files:
+            info = zipfile.ZipInfo(f"{top}/{path.relative_to(site).as_posix()}", FIXED_TIME)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, path.read_bytes(), compresslevel=9)
+    partial.replace(archive)  # 중간에 멈춰도 반쯤 쓴 파일이 남지 않게 합니다
+    return len(files)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description="빌드한 사이트를 오프라인용 zip 하나로 묶습니다.")
+    parser.add_argument("site", type=Path, help="빌드한 사이트 폴더(보통 site)")
+    parser.add_argument("archive", type=Path, help="만들 zip 파일")
+    args = parser.parse_args(argv)
+    try:
+        count = pack(args.site, args.archive)
+    except FileNotFoundError as error:
+        sys.exit(str(error))
+    size = args.archive.stat().st_size
+    print(
+        f"[site] {args.archive}: 파일 {count}개, {size / 1_000_000:.1f} MB. "
+        f"풀어서 {TOP}/index.html 을 브라우저로 여세요."
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

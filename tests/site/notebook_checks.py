@@ -1,0 +1,135 @@
+"""장 노트북을 페이지와 비교하는 도구: 페이지 테스트가 실행하는 블록과 노트북의 코드 셀을 맞춰 봅니다.
+
+기대 출력은 노트북이 아니라 페이지에서 pytest-codeblocks가 읽은 그대로 가져옵니다. 그래서
+노트북 생성기가 블록을 빠뜨리거나 바꾸면 드러납니다.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import chapter_notebooks
+import pytest
+from pytest_codeblocks.main import extract_from_file
+from sitetools import DOCS
+
+
+def chapter_pages() -> list[str]:
+    """docs/ 의 장 페이지들(빌드 훅이 노트북을 만드는 페이지와 같은 규칙)."""
+    return sorted(
+        path.relative_to(DOCS).as_posix()
+        for path in DOCS.rglob("*.md")
+        if chapter_notebooks.is_chapter(path.relative_to(DOCS).as_posix())
+    )
+
+
+def page_blocks(page: str) -> list:
+    """페이지 테스트가 실행하는 블록들(pytest-codeblocks가 읽은 그대로)."""
+    return [b for b in extract_from_file(DOCS / page) if b.syntax in {"python", "sh", "bash"}]
+
+
+def skipped_by_page_test(block) -> bool | None:
+    """페이지 테스트가 이 블록을 건너뛰는지: True/False, 무조건 건너뛰면 None."""
+    if block.importorskip is not None:
+        try:
+            __import__(block.importorskip)
+        except ImportError:
+            return True
+    for text in block.marks:
+        mark = eval(text, {"sys": sys, "pytest": pytest}).mark
+        if mark.name == "skip":
+            return None
+        if mark.name == "skipif" and any(
+            eval(c, {"sys": sys}) if isinstance(c, str) else c for c in mark.args
+        ):
+            return True
+    return False
+
+
+def code_lines(code: str) -> list[str]:
+    """빈 줄을 뺀 코드 줄들. pytest-codeblocks는 들여쓴 블록(알림 상자 안)의 빈 줄을 지운 채
+    실행하므로(빈 줄의 줄바꿈까지 잘라 냅니다), 빈 줄은 비교에서 뺍니다."""
+    return [line for line in code.splitlines() if line.strip()]
+
+
+def stdout_of(cell) -> str:
+    return "".join(
+        o["text"]
+        for o in cell.outputs
+        if o.get("output_type") == "stream" and o["name"] == "stdout"
+    )
+
+
+def other_outputs(cell) -> list[str]:
+    """stdout 말고 나온 것들(stderr, 그림 같은 표시 결과). 페이지에는 없는 출력입니다.
+
+    셀의 마지막 식의 값(`gc.collect()`가 돌려준 0 같은 execute_result)은 주피터가 늘 보여 주는
+    것이므로 세지 않습니다. 페이지 테스트도 print 로 나온 stdout 만 비교합니다.
+    """
+    found = []
+    for output in cell.outputs:
+        kind = output.get("output_type")
+        if (kind == "stream" and output["name"] == "stdout") or kind == "execute_result":
+            continue
+        text = output.get("text") or json.dumps(output.get("data", {}), ensure_ascii=False)
+        found.append(f"{kind}: {text[:300]}")
+    return found
+
+
+def compare(page: str, executed) -> list[str]:
+    """실행한 노트북의 출력을 페이지의 기대 출력과 비교해 문제 목록을 돌려줍니다."""
+    problems = []
+    code_cells = [c for c in executed.cells if c.cell_type == "code"]
+    setup = [c for c in code_cells if c.metadata.get("tinygrad_ko", {}).get("role") == "setup"]
+    if len(setup) != 1 or code_cells[0] is not setup[0]:
+        problems.append("첫 코드 셀이 설치 셀이 아닙니다")
+    by_block: dict[int, list] = {}
+    for cell in code_cells:
+        line = cell.metadata.get("tinygrad_ko", {}).get("block")
+        if line is not None:
+            by_block.setdefault(line, []).append(cell)
+    for block in page_blocks(page):
+        cells = by_block.pop(block.lineno, [])
+        skipped = skipped_by_page_test(block)
+        if skipped is None:
+            if cells:
+                problems.append(f"{block.lineno}번째 줄: skip 표시된 블록이 코드 셀이 되었습니다")
+            continue
+        if not cells:
+            problems.append(f"{block.lineno}번째 줄의 블록이 노트북에 없습니다")
+            continue
+        guarded = "skip_if" in cells[0].metadata["tinygrad_ko"]
+        source = "".join(c.source + "\n" for c in cells)
+        if not guarded and code_lines(source) != code_lines(block.code):
+            problems.append(f"{block.lineno}번째 줄: 코드 셀이 페이지의 블록과 다릅니다")
+        if guarded and not all(line in source for line in code_lines(block.code)):
+            problems.append(f"{block.lineno}번째 줄: 조건문 안의 코드가 페이지의 블록과 다릅니다")
+        got = "".join(stdout_of(c) for c in cells)
+        if skipped:
+            expected = None  # 페이지 테스트도 건너뛰므로, 셀이 건너뛴다고 알리기만 하면 됩니다
+            if not got.startswith(chapter_notebooks.SKIPPED):
+                problems.append(
+                    f"{block.lineno}번째 줄: 건너뛰어야 할 셀이 실행되었습니다: {got!r}"
+                )
+        else:
+            expected = block.expected_output
+        if expected is not None:
+            same = (
+                re.sub(r"\s+", "", got) == re.sub(r"\s+", "", expected)
+                if block.expected_output_ignore_whitespace
+                else got == expected
+            )
+            if not same:
+                problems.append(
+                    f"{block.lineno}번째 줄의 출력이 페이지와 다릅니다.\n"
+                    f"--- 페이지 ---\n{expected}--- 노트북 ---\n{got}"
+                )
+        for cell in cells:
+            extra = other_outputs(cell)
+            if extra:
+                problems.append(f"{block.lineno}번째 줄: 페이지에 없는 출력 {extra}")
+    for line in by_block:
+        problems.append(f"{line}번째 줄의 셀은 페이지 테스트가 실행하는 블록이 아닙니다")
+    return problems
