@@ -68,7 +68,9 @@ def test_sorted_list_waits_for_the_whole_gradient():
     x, a, b, c, y = diamond(step16)
     steps = record(y)
     assert [s.func for s in steps] == [y.creator, c.creator, b.creator, a.creator]
-    assert steps[2].pending == [a.creator]  # a의 창조자는 세대가 커서 먼저 나온 b의 창조자를 기다립니다
+    assert steps[2].pending == [
+        a.creator
+    ]  # a의 창조자는 세대가 커서 먼저 나온 b의 창조자를 기다립니다
     assert x.grad == 64.0
 
 

@@ -24,7 +24,9 @@ MERMAID_FUNCTION = re.compile(r'^    n(\d+)\["(.*)"\]$')
 MERMAID_EDGE = re.compile(r'^    n(\d+) (-->|-\.->)(?:\|"(.*)"\|)? n(\d+)$')
 MERMAID_CLASS = re.compile(r"^    (classDef \w+ .*|class [n\d,]+ \w+)$")
 DOT_NODE = re.compile(r'^    n(\d+) \[label="(.*)", shape=(ellipse|box)\];$')
-DOT_EDGE = re.compile(r'^    n(\d+) -> n(\d+)(?: \[(?:label="([^"]*)")?(?:, )?(style=dashed)?\])?;$')
+DOT_EDGE = re.compile(
+    r'^    n(\d+) -> n(\d+)(?: \[(?:label="([^"]*)")?(?:, )?(style=dashed)?\])?;$'
+)
 
 
 def parse_mermaid(text):
