@@ -64,6 +64,27 @@ def memory_timeline(
     return Timeline(points, peak)
 
 
+# 사이트의 밝은 화면과 어두운 화면에서 모두 읽히는 색: 배경은 투명, 글자와 축은 중간 회색, 막대는 남색.
+_XYCHART_THEME = [
+    "---",
+    "config:",
+    "  themeVariables:",
+    "    xyChart:",
+    '      backgroundColor: "transparent"',
+    '      titleColor: "#8c8c8c"',
+    '      xAxisLabelColor: "#8c8c8c"',
+    '      xAxisTitleColor: "#8c8c8c"',
+    '      xAxisLineColor: "#8c8c8c"',
+    '      xAxisTickColor: "#8c8c8c"',
+    '      yAxisLabelColor: "#8c8c8c"',
+    '      yAxisTitleColor: "#8c8c8c"',
+    '      yAxisLineColor: "#8c8c8c"',
+    '      yAxisTickColor: "#8c8c8c"',
+    '      plotColorPalette: "#5c6bc0"',
+    "---",
+]
+
+
 def to_xychart(timeline: Timeline, title: str, *, y_max: int | None = None) -> str:
     """시점별 메모리(MB)를 mermaid 막대그래프(xychart-beta) 텍스트로 바꿉니다."""
     values = timeline.megabytes()
@@ -72,6 +93,7 @@ def to_xychart(timeline: Timeline, title: str, *, y_max: int | None = None) -> s
     bars = ", ".join(str(size) for _, size in values)
     return "\n".join(
         [
+            *_XYCHART_THEME,
             "xychart-beta",
             f'    title "{title}"',
             f"    x-axis [{labels}]",

@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .viz import _node_name, nodes, to_mermaid
+from .viz import _mermaid_escape, _node_name, nodes, to_mermaid
 
 __all__ = ["Step", "backward_frames", "traced_backward"]
 
@@ -126,12 +126,9 @@ def _frame(output, title, step: Step, highlight, fade) -> str:
         "flowchart LR",
         body,
         f'    subgraph pending["{_PENDING_TITLE[step.kind]}"]',
-        "        direction TB",
     ]
-    items = items or ["(비어 있음)"]
-    lines += [f'        p{i}["{text}"]' for i, text in enumerate(items)]
-    lines += [f"        p{i} ~~~ p{i + 1}" for i in range(len(items) - 1)]  # 세로로 쌓습니다.
-    lines.append("    end")
+    text = "<br>".join(_mermaid_escape(item) for item in items) or "(비어 있음)"
+    lines += [f'        pending_items["{text}"]', "    end"]
     return "\n".join(lines)
 
 

@@ -41,8 +41,8 @@ _FUNCTION = "function"
 
 # 강조(highlight)와 흐리게(fade) 표시의 색. 밝은 화면과 어두운 화면에서 모두 읽히도록 글자색을 정합니다.
 _MERMAID_CLASSES = {
-    "now": "fill:#ffe0b2,stroke:#e65100,stroke-width:3px,color:#000",
-    "done": "fill:#e0e0e0,stroke:#9e9e9e,color:#616161",
+    "now": "fill:#ff980040,stroke:#e65100,stroke-width:3px",
+    "done": "fill:#9e9e9e33,stroke:#9e9e9e,stroke-dasharray:4 3",
 }
 
 
