@@ -386,9 +386,9 @@ def test_highlight_and_fade_add_classes():
     y = step08.Exp()(a)
     text = to_mermaid(y, highlight=[y.creator], fade=[a.creator, y.creator, x])
     assert text.splitlines()[-4:] == [
-        "    classDef now fill:#ffe0b2,stroke:#e65100,stroke-width:3px,color:#000",
+        "    classDef now fill:#ff980040,stroke:#e65100,stroke-width:3px",
         "    class n3 now",
-        "    classDef done fill:#e0e0e0,stroke:#9e9e9e,color:#616161",
+        "    classDef done fill:#9e9e9e33,stroke:#9e9e9e,stroke-dasharray:4 3",
         "    class n0,n1 done",
     ]
 
