@@ -103,9 +103,9 @@ def test_frames_mark_the_function_taken_and_the_grads_so_far():
     frames = backward_frames(y)
     assert len(frames) == 4  # 함수 셋 + 끝
     assert [f.splitlines()[1] for f in frames] == [
-        "title: 1. Square → y 꺼냄",
-        "title: 2. Exp → b 꺼냄",
-        "title: 3. Square → a 꺼냄",
+        "title: 1. Square → y 처리",
+        "title: 2. Exp → b 처리",
+        "title: 3. Square → a 처리",
         "title: 4. 끝",
     ]
     assert "class n5 now" in frames[0] and "grad = None" in frames[0]

@@ -64,7 +64,7 @@ def backward_frames(output: object, **backward_kwargs) -> list[str]:
     def on_call(step: Step) -> None:
         nonlocal kind
         kind = step.kind
-        title = f"{len(frames) + 1}. {_describe(step.func)} 꺼냄"
+        title = f"{len(frames) + 1}. {_describe(step.func)} 처리"
         frames.append(_frame(output, title, step, highlight=[step.func], fade=done))
         done.append(step.func)
 
