@@ -122,3 +122,10 @@ def test_frames_of_the_recursion_stack_the_calls():
     third = frames[2]
     assert 'subgraph pending["호출 스택: 위가 가장 최근"]' in third
     assert 'pending_items["a.backward()<br>b.backward()<br>y.backward()"]' in third
+
+
+def test_frames_show_the_generation_of_waiting_functions():
+    x, a, b, c, y = diamond(step16)
+    frames = backward_frames(y)
+    assert 'pending_items["Square → b · 1세대"]' in frames[1]
+    assert 'pending_items["Square → a · 0세대"]' in frames[2]

@@ -118,7 +118,7 @@ def _frame(output, title, step: Step, highlight, fade) -> str:
     if step.kind == "stack":
         items = [f"{_variable_name(v)}.backward()" for v in step.pending]
     else:
-        items = [_describe(f) for f in step.pending]
+        items = [_describe(f) + _generation(f) for f in step.pending]
     lines = [
         "---",
         f"title: {title}",
@@ -147,6 +147,12 @@ def _describe(func: object) -> str:
             names.append(name)
     arrow = f" → {', '.join(names)}" if names else ""
     return f"{type(func).__name__}{arrow}"
+
+
+def _generation(func: object) -> str:
+    """세대를 매기는 단계(16단계 이후)라면 기다리는 함수 옆에 세대를 적습니다."""
+    generation = getattr(func, "generation", None)
+    return "" if generation is None else f" · {generation}세대"
 
 
 def _variable_name(var: object) -> str:
