@@ -13,7 +13,7 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .trace import Step, _describe, traced_backward
+from .trace import Step, describe_function, traced_backward
 
 __all__ = ["Timeline", "memory_timeline", "to_xychart"]
 
@@ -49,7 +49,7 @@ def memory_timeline(
         return tracemalloc.get_traced_memory()[0]
 
     def on_call(step: Step) -> None:
-        points.append((f"{len(points)}. {_describe(step.func)}", now()))
+        points.append((f"{len(points)}. {describe_function(step.func)}", now()))
 
     tracemalloc.start()
     try:

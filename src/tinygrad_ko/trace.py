@@ -19,9 +19,9 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .viz import _mermaid_escape, _node_name, nodes, to_mermaid
+from .viz import mermaid_text, node_name, nodes, to_mermaid
 
-__all__ = ["Step", "backward_frames", "traced_backward"]
+__all__ = ["Step", "backward_frames", "describe_function", "traced_backward"]
 
 
 @dataclass
@@ -64,7 +64,7 @@ def backward_frames(output: object, **backward_kwargs) -> list[str]:
     def on_call(step: Step) -> None:
         nonlocal kind
         kind = step.kind
-        title = f"{len(frames) + 1}. {_describe(step.func)} 처리"
+        title = f"{len(frames) + 1}. {describe_function(step.func)} 처리"
         frames.append(_frame(output, title, step, highlight=[step.func], fade=done))
         done.append(step.func)
 
@@ -118,7 +118,7 @@ def _frame(output, title, step: Step, highlight, fade) -> str:
     if step.kind == "stack":
         items = [f"{_variable_name(v)}.backward()" for v in step.pending]
     else:
-        items = [_describe(f) + _generation(f) for f in step.pending]
+        items = [describe_function(f) + _generation(f) for f in step.pending]
     lines = [
         "---",
         f"title: {title}",
@@ -127,12 +127,12 @@ def _frame(output, title, step: Step, highlight, fade) -> str:
         body,
         f'    subgraph pending["{_PENDING_TITLE[step.kind]}"]',
     ]
-    text = "<br>".join(_mermaid_escape(item) for item in items) or "(비어 있음)"
+    text = "<br>".join(mermaid_text(item) for item in items) or "(비어 있음)"
     lines += [f'        pending_items["{text}"]', "    end"]
     return "\n".join(lines)
 
 
-def _describe(func: object) -> str:
+def describe_function(func: object) -> str:
     """`Square → b`처럼 함수의 클래스 이름과 (이름이 있으면) 출력 변수의 이름."""
     outputs = getattr(func, "outputs", None)
     if outputs is None:
@@ -142,7 +142,7 @@ def _describe(func: object) -> str:
     for out in outputs:
         if isinstance(out, weakref.ReferenceType):
             out = out()
-        name = None if out is None else _node_name(out)
+        name = None if out is None else node_name(out)
         if name:
             names.append(name)
     arrow = f" → {', '.join(names)}" if names else ""
@@ -156,7 +156,7 @@ def _generation(func: object) -> str:
 
 
 def _variable_name(var: object) -> str:
-    return _node_name(var) or "(이름 없는 변수)"
+    return node_name(var) or "(이름 없는 변수)"
 
 
 def _is_variable(node: object) -> bool:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DEFAULT_MAX_NODES", "nodes", "to_dot", "to_mermaid"]
+__all__ = ["DEFAULT_MAX_NODES", "mermaid_text", "node_name", "nodes", "to_dot", "to_mermaid"]
 
 # 이보다 큰 그림은 페이지에서 읽을 수 없고 mermaid도 그리기를 거부합니다(기본 간선 한도 500).
 DEFAULT_MAX_NODES = 200
@@ -84,14 +84,14 @@ def to_mermaid(
     graph = _collect(output, show_grad, refs, highlight, fade, max_nodes)
     lines = ["flowchart LR"]
     for index, (kind, label) in enumerate(zip(graph.kinds, graph.labels, strict=True)):
-        text = "<br>".join(_mermaid_escape(line) for line in label)
+        text = "<br>".join(mermaid_text(line) for line in label)
         if kind == _VARIABLE:
             lines.append(f'    n{index}(["{text}"])')
         else:
             lines.append(f'    n{index}["{text}"]')
     for edge in graph.edges:
         arrow = "-.->" if edge.weak else "-->"
-        label = f'|"{_mermaid_escape(edge.label)}"|' if edge.label else ""
+        label = f'|"{mermaid_text(edge.label)}"|' if edge.label else ""
         lines.append(f"    n{edge.source} {arrow}{label} n{edge.target}")
     for name in _MERMAID_CLASSES:
         members = [f"n{i}" for i, cls in sorted(graph.classes.items()) if cls == name]
@@ -399,7 +399,8 @@ def _other_outputs(node: object) -> list[object]:
 # --- 라벨 -----------------------------------------------------------------------------
 
 
-def _node_name(node: object) -> str | None:
+def node_name(node: object) -> str | None:
+    """노드의 이름: 변수의 `name`이나 `Value`의 `label`. 없으면 None."""
     for attribute in ("name", "label"):
         name = getattr(node, attribute, None)
         if isinstance(name, str) and name:
@@ -409,7 +410,7 @@ def _node_name(node: object) -> str | None:
 
 def _variable_label(node: object, show_grad: bool) -> list[str]:
     value = _format_value(getattr(node, "data", None))
-    name = _node_name(node)
+    name = node_name(node)
     lines = [f"{name} = {value}" if name else value]
     if show_grad:
         lines.append(f"grad = {_format_value(getattr(node, 'grad', None))}")
@@ -455,7 +456,8 @@ def _format_scalar(value: object) -> str:
     return str(value)
 
 
-def _mermaid_escape(text: str) -> str:
+def mermaid_text(text: str) -> str:
+    """mermaid 라벨 안에 그대로 넣을 수 있게 글자를 바꿉니다."""
     # mermaid는 라벨 안의 HTML과 따옴표를 해석하므로 #코드; 형식으로 바꿉니다. '#'을 먼저 바꿉니다.
     text = text.replace("\n", " ").replace("#", "#35;")
     return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
