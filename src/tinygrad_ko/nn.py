@@ -186,7 +186,7 @@ def accuracy(scores: Sequence[Value], labels: Sequence[float]) -> float:
 
 # --8<-- [start:sgd]
 def sgd_step(parameters: Iterable[Value], learning_rate: float) -> None:
-    """경사 하강법 한 걸음: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
+    """경사 하강법의 한 스텝: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
     for p in parameters:
         p.data -= learning_rate * p.grad
     # --8<-- [end:sgd]
@@ -204,7 +204,7 @@ def train(
 ) -> tuple[float, float]:
     """전체 데이터로 `steps`번 경사 하강법을 하고 마지막 (손실, 정확도)를 돌려줍니다.
 
-    `on_step(step, loss, accuracy)`를 주면 걸음마다 갱신 전의 손실과 정확도로 부릅니다.
+    `on_step(step, loss, accuracy)`를 주면 스텝마다 갱신 전의 손실과 정확도로 부릅니다.
     """
     for step in range(steps):
         scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
@@ -212,7 +212,7 @@ def train(
         acc = accuracy(scores, y)
         if on_step is not None:
             on_step(step, loss.data, acc)
-        model.zero_grad()  # 이전 걸음의 기울기가 쌓이지 않도록
+        model.zero_grad()  # 이전 스텝의 기울기가 쌓이지 않도록
         loss.backward()
         sgd_step(model.parameters(), learning_rate)
     scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적
