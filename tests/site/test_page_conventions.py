@@ -20,7 +20,9 @@ from sitetools import DOCS, ROOT
 
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "assets" not in p.parts)
 CHAPTERS = sorted(
-    p for p in PAGES if re.match(r"\d\d-", p.name) and p.parent.name in {"part1", "part2", "micrograd"}
+    p
+    for p in PAGES
+    if re.match(r"\d\d-", p.name) and p.parent.name in {"part1", "part2", "micrograd"}
 )
 BASIC_TERMS = {"변수", "함수", "계산 그래프", "순전파", "역전파", "미분값"}
 HANGUL = "가-힣"
@@ -111,7 +113,9 @@ def test_english_only_at_first_use(page):
         first = mentions(text, korean, longer)
         if first and first[0] < glosses[0]:
             before = text[max(0, first[0] - 20) : first[0] + 20].replace("\n", " ")
-            problems.append(f"{korean}({english})보다 앞에 {korean}이(가) 먼저 나옵니다: …{before}…")
+            problems.append(
+                f"{korean}({english})보다 앞에 {korean}이(가) 먼저 나옵니다: …{before}…"
+            )
     assert not problems, problems
 
 
@@ -124,7 +128,9 @@ def test_no_english_in_headings_and_summary_boxes(page):
 
 
 @pytest.mark.parametrize(
-    "page", [p for p in CHAPTERS if int(p.name[:2]) >= 4] + [DOCS / "autodiff-overview.md"], ids=page_id
+    "page",
+    [p for p in CHAPTERS if int(p.name[:2]) >= 4] + [DOCS / "autodiff-overview.md"],
+    ids=page_id,
 )
 def test_basic_terms_are_not_glossed_after_chapter_3(page):
     text = prose(page.read_text(encoding="utf-8"))
