@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 # 폴더 이름은 보지 않으므로 새 고지의 폴더가 생겨도 그대로 노트북이 만들어집니다.
 CHAPTER_FILE = re.compile(r"^\d+-[^/]+\.md$")
 DOWNLOAD_LABEL = "이 장을 노트북으로 받기"
+GUARD_NOTE = "# 페이지의 테스트도 이 조건이면 이 예제를 건너뜁니다."  # 조건으로 감싼 셀의 첫 줄
 SKIPPED = "이 셀을 건너뜁니다: "  # 조건에 맞아 건너뛴 셀이 출력하는 줄의 앞부분
 
 MARKER = re.compile(r"^<!--[-\s]*pytest-codeblocks:(.*?)-->$")
@@ -248,7 +249,7 @@ def guarded_source(code: str, guard: Guard, line: int) -> str:
     imports = "".join(f"import {name}\n" for name in guard.imports)
     message = json.dumps(SKIPPED + guard.reason, ensure_ascii=False)
     return (
-        f"# 페이지의 테스트도 이 조건이면 이 예제를 건너뜁니다.\n{imports}"
+        f"{GUARD_NOTE}\n{imports}"
         f"if {guard.condition}:\n    print({message})\nelse:\n"
         + textwrap.indent(code, "    ", lambda text: True)
     )

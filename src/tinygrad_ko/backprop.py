@@ -30,16 +30,15 @@ def backpropagate(
 ) -> None:
     if root.data is None:
         raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
-    seed = _seed(root, create_graph)
     creator = root.creator
     if creator is None:  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
-        root.grad = seed
+        root.grad = _seed(root, create_graph)
         return
     if creator.edges is None:
         raise _released(creator)  # 그래프를 하나도 바꾸기 전에 알립니다.
     with using_config("enable_backprop", create_graph):
-        propagate(root, seed, retain_grad, retain_graph, create_graph)
-    root.grad = seed if retain_grad else None
+        # 시작값은 지역 변수로 붙잡지 않고 바로 넘깁니다(역전파 내내 메모리에 남지 않게).
+        propagate(root, _seed(root, create_graph), retain_grad, retain_graph, create_graph)
 
 
 def propagate(
@@ -49,9 +48,14 @@ def propagate(
     # 함수 -> 출력마다 모은 미분값. 처음 미분값을 받는 순간 힙에도 넣습니다.
     pending: dict[Function, list] = {root_creator: [None] * len(root_creator.outputs)}
     pending[root_creator][output_index(root_creator, root)] = seed
+    # 시작값은 이제 창조자의 칸에만 둡니다. root.grad는 retain_grad=True일 때 역전파가 다시 채웁니다.
+    del seed
+    root.grad = None
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
     heap = [(-root_creator.generation, 0, root_creator)]
     order = 0
+    # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
+    retained: set[int] = set()
 
     while heap:
         _, _, func = heapq.heappop(heap)
@@ -62,7 +66,7 @@ def propagate(
         if len(gys) != 1 or gys[0] is None:  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
             _fill_missing_grads(func, gys, type(root) if create_graph else None)
         if retain_grad:
-            _keep_output_grads(func, gys, create_graph)
+            _keep_output_grads(func, gys, create_graph, retained)
         if create_graph and not func.supports_create_graph:
             raise _not_graph_ready(func)
         gxs = func.backward(*gys)
@@ -136,12 +140,21 @@ def _fill_missing_grads(func: Function, gys: list, as_variable: type | None) -> 
             gys[i] = zeros if as_variable is None else as_variable(zeros, requires_grad=False)
 
 
-def _keep_output_grads(func: Function, gys: list, create_graph: bool) -> None:
-    """retain_grad=True: 살아 있는 출력 변수에 그 미분값을 남깁니다(다른 변수와 공유하지 않게 복사)."""
+def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: set[int]) -> None:
+    """retain_grad=True: 살아 있는 출력 변수에 그 미분값을 남깁니다.
+
+    덧셈처럼 미분값을 그대로 넘기는 함수 때문에 같은 배열이 여러 변수에 갈 수 있으므로, 이미 다른
+    변수에 남긴 배열이면 복사합니다(사용자가 한 변수의 grad를 고쳐도 다른 변수가 바뀌지 않게).
+    """
     for ref, gy in zip(func.outputs, gys, strict=True):
         y = ref()
-        if y is not None:
-            y.grad = gy if create_graph else np.array(gy, copy=True)
+        if y is None:
+            continue
+        if not create_graph:
+            if id(gy) in retained or type(gy) is not np.ndarray:
+                gy = np.array(gy, copy=True)
+            retained.add(id(gy))
+        y.grad = gy
 
 
 def _accumulate_leaf(

@@ -32,7 +32,9 @@ class Module:
 
 def _check_count(name: str, n: object) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {n!r}")
+        raise ValueError(
+            f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {n!r}. 2, 16처럼 양의 정수를 넣으세요."
+        )
     return int(n)
 
 
@@ -42,7 +44,7 @@ def _as_generator(rng: object) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
             f"rng에는 numpy.random.Generator를 넣어야 합니다. 받은 것: {type(rng).__name__}. "
-            "예: np.random.default_rng(0)"
+            "np.random.default_rng(0)처럼 만들어 넣으세요."
         )
     return rng
 
@@ -52,11 +54,13 @@ def _as_values(x: Iterable[object], expected: int) -> list[Value]:
     if isinstance(x, Value | str) or not isinstance(x, Iterable):
         raise TypeError(
             f"입력은 수 {expected}개의 나열(리스트, 튜플, 1차원 배열)이어야 합니다. "
-            f"받은 것: {type(x).__name__}"
+            f"받은 것: {type(x).__name__}. [1.0, -1.0]처럼 수를 리스트에 담아 넣으세요."
         )
     values = [xi if isinstance(xi, Value) else Value(xi) for xi in x]
     if len(values) != expected:
-        raise ValueError(f"입력 길이가 {len(values)}입니다. 이 층은 수 {expected}개를 받습니다.")
+        raise ValueError(
+            f"입력 길이가 {len(values)}입니다. 이 층은 수 {expected}개를 받습니다. 입력의 길이를 맞추세요."
+        )
     return values
 
 
@@ -126,7 +130,7 @@ class MLP(Module):
         if isinstance(nouts, numbers.Integral) or not isinstance(nouts, Sequence) or not nouts:
             raise TypeError(
                 f"nouts에는 층마다의 뉴런 수를 담은 리스트를 넣어야 합니다. 받은 것: {nouts!r}. "
-                "예: [16, 16, 1]"
+                "[16, 16, 1]처럼 리스트로 넣으세요."
             )
         rng = np.random.default_rng(seed)
         sizes = [nin, *(_check_count("nouts의 원소", n) for n in nouts)]
@@ -161,7 +165,8 @@ def hinge_loss(scores: Sequence[Value], labels: Sequence[float]) -> Value:
     """
     if len(scores) != len(labels) or not scores:
         raise ValueError(
-            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0 제외)."
+            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0개는 안 됩니다). "
+            "점마다 점수 하나와 레이블 하나를 넣으세요."
         )
     total = sum((1.0 - float(yi) * si).relu() for si, yi in zip(scores, labels, strict=True))
     return total * (1.0 / len(scores))
@@ -171,7 +176,8 @@ def accuracy(scores: Sequence[Value], labels: Sequence[float]) -> float:
     """점수의 부호(s > 0이면 +1)가 레이블과 같은 점의 비율입니다."""
     if len(scores) != len(labels) or not scores:
         raise ValueError(
-            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0 제외)."
+            f"점수 {len(scores)}개와 레이블 {len(labels)}개의 수가 같아야 합니다 (0개는 안 됩니다). "
+            "점마다 점수 하나와 레이블 하나를 넣으세요."
         )
     hits = sum((s.data > 0.0) == (float(yi) > 0.0) for s, yi in zip(scores, labels, strict=True))
     return hits / len(scores)
@@ -180,7 +186,7 @@ def accuracy(scores: Sequence[Value], labels: Sequence[float]) -> float:
 
 # --8<-- [start:sgd]
 def sgd_step(parameters: Iterable[Value], learning_rate: float) -> None:
-    """경사 하강법 한 걸음: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
+    """경사 하강법의 한 스텝: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
     for p in parameters:
         p.data -= learning_rate * p.grad
     # --8<-- [end:sgd]
@@ -198,7 +204,7 @@ def train(
 ) -> tuple[float, float]:
     """전체 데이터로 `steps`번 경사 하강법을 하고 마지막 (손실, 정확도)를 돌려줍니다.
 
-    `on_step(step, loss, accuracy)`를 주면 걸음마다 갱신 전의 손실과 정확도로 부릅니다.
+    `on_step(step, loss, accuracy)`를 주면 스텝마다 갱신 전의 손실과 정확도로 부릅니다.
     """
     for step in range(steps):
         scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
@@ -206,7 +212,7 @@ def train(
         acc = accuracy(scores, y)
         if on_step is not None:
             on_step(step, loss.data, acc)
-        model.zero_grad()  # 이전 걸음의 기울기가 쌓이지 않도록
+        model.zero_grad()  # 이전 스텝의 기울기가 쌓이지 않도록
         loss.backward()
         sgd_step(model.parameters(), learning_rate)
     scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적

@@ -23,12 +23,10 @@ __all__ = ["Value", "topological_order"]
 Rule = Callable[["Value"], None]
 
 
-# --8<-- [start:add-rule]
 def _add_backward(out: Value) -> None:
     a, b = out._prev
     a.grad += out.grad  # ∂(a+b)/∂a = 1
     b.grad += out.grad  # ∂(a+b)/∂b = 1
-    # --8<-- [end:add-rule]
 
 
 def _sub_backward(out: Value) -> None:
@@ -66,7 +64,8 @@ def _pow_backward(out: Value) -> None:
     except ZeroDivisionError:
         raise ZeroDivisionError(
             f"x ** {n!r} 의 기울기는 x = 0 에서 정의되지 않습니다 "
-            f"(n·x^(n-1) 이 0의 음수 거듭제곱이 됩니다). 받은 x: {a.data!r}"
+            f"(n·x^(n-1) 이 0의 음수 거듭제곱이 됩니다). 받은 x: {a.data!r}. "
+            "x = 0 을 지나지 않는 식으로 바꾸세요."
         ) from None
     a.grad += local * out.grad
 
@@ -126,21 +125,19 @@ def _to_float(data: object) -> float:
     if isinstance(data, Value):
         raise TypeError(
             f"Value 안에 Value를 넣을 수 없습니다. 받은 것: {data!r}. "
-            "이미 Value이므로 그대로 쓰거나, 값만 필요하면 .data 를 넘기십시오."
+            "이미 Value이므로 그대로 쓰거나, 값만 필요하면 .data 를 넘기세요."
         )
     if isinstance(data, numbers.Real):
         return float(data)
-    hint = "int나 float 같은 실수를 넘기십시오."
+    hint = "int나 float 같은 실수를 넘기세요."
     if isinstance(data, str):
-        hint = f"문자열이라면 float({data!r})처럼 먼저 수로 바꾸십시오."
+        hint = f"문자열이라면 float({data!r})처럼 먼저 수로 바꾸세요."
     elif data is None:
-        hint = "값이 아직 없다면 0.0 같은 수로 시작하십시오."
+        hint = "값이 아직 없다면 0.0 같은 수로 시작하세요."
     elif isinstance(data, complex):
-        hint = "Value는 실수만 다룹니다."
+        hint = "Value는 실수만 다룹니다. 실수부와 허수부를 따로 Value에 담으세요."
     elif hasattr(data, "shape"):
-        hint = (
-            "Value는 스칼라 하나를 담습니다. 원소 하나짜리 배열이라면 .item()으로 꺼내 넘기십시오."
-        )
+        hint = "Value는 스칼라 하나를 담습니다. 원소 하나짜리 배열이라면 .item()으로 꺼내 넘기세요."
     raise TypeError(f"Value에는 실수 하나를 넣어야 합니다. 받은 것: {_describe(data)}. {hint}")
 
 
@@ -154,7 +151,7 @@ def _lift(other: object, op: str) -> Value:
         return Value(other)
     raise TypeError(
         f"Value와 {type(other).__name__}는 '{op}' 연산을 할 수 없습니다. "
-        f"받은 것: {_describe(other)}. 파이썬 수(int, float)나 Value를 쓰십시오."
+        f"받은 것: {_describe(other)}. 파이썬 수(int, float)나 Value를 쓰세요."
     )
 
 
@@ -195,7 +192,8 @@ class Value:
         # micrograd 식 확장 코드(out._backward = 클로저)도 그대로 동작하도록 받아 줍니다.
         if not callable(fn):
             raise TypeError(
-                f"_backward 에는 인수 없는 함수를 넣어야 합니다. 받은 것: {_describe(fn)}"
+                f"_backward 에는 인수 없는 함수를 넣어야 합니다. 받은 것: {_describe(fn)}. "
+                "def rule(): ... 처럼 인수 없이 부를 수 있는 함수를 넣으세요."
             )
         self._rule = lambda _out: fn()
 
@@ -235,7 +233,7 @@ class Value:
             quotient = self.data / other.data
         except ZeroDivisionError:
             raise ZeroDivisionError(
-                f"0으로 나눌 수 없습니다: {self.data!r} / {other.data!r}. 분모가 0이 아닌지 확인하십시오."
+                f"0으로 나눌 수 없습니다: {self.data!r} / {other.data!r}. 분모가 0이 아닌지 확인하세요."
             ) from None
         return _node(quotient, (self, other), "/", _div_backward)
 
@@ -252,26 +250,26 @@ class Value:
         if isinstance(exponent, Value):
             raise TypeError(
                 f"지수로 Value를 쓸 수 없습니다. 받은 지수: {exponent!r}. 지수는 int나 float여야 "
-                "합니다. 지수까지 미분하려면 (x.log() * y).exp() 처럼 쓰십시오 (x > 0)."
+                "합니다. 지수까지 미분하려면 (x.log() * y).exp() 처럼 쓰세요 (x > 0)."
             )
         if not isinstance(exponent, numbers.Real):
             raise TypeError(
-                f"지수는 int나 float여야 합니다. 받은 것: {_describe(exponent)}. 예: x ** 2, x ** 0.5"
+                f"지수는 int나 float여야 합니다. 받은 것: {_describe(exponent)}. x ** 2, x ** 0.5처럼 파이썬 수를 쓰세요."
             )
         try:
             result = self.data**exponent
         except ZeroDivisionError:
             raise ZeroDivisionError(
-                f"0의 음수 거듭제곱은 정의되지 않습니다: {self.data!r} ** {exponent!r}."
+                f"0의 음수 거듭제곱은 정의되지 않습니다: {self.data!r} ** {exponent!r}. 밑이 0이 아닌지 확인하세요."
             ) from None
         except OverflowError:
             raise OverflowError(
-                f"{self.data!r} ** {exponent!r} 가 float 범위를 넘습니다. 입력의 크기를 줄이십시오."
+                f"{self.data!r} ** {exponent!r} 가 float 범위를 넘습니다. 입력의 크기를 줄이세요."
             ) from None
         if type(result) is complex:
             raise ValueError(
                 f"음수의 정수 아닌 거듭제곱은 실수가 아닙니다: {self.data!r} ** {exponent!r}. "
-                "밑이 0 이상인지 확인하십시오."
+                "밑이 0 이상인지 확인하세요."
             )
         out = _node(float(result), (self,), f"**{exponent}", _pow_backward)
         out._exponent = exponent
@@ -280,7 +278,7 @@ class Value:
     def __rpow__(self, base: object) -> Value:  # 2 ** x
         raise TypeError(
             f"{_describe(base)} ** Value 는 지원하지 않습니다 (지수는 파이썬 수여야 합니다). "
-            "c ** x 가 필요하면 (x * math.log(c)).exp() 로 쓰십시오 (c > 0)."
+            "c ** x 가 필요하면 (x * math.log(c)).exp() 로 쓰세요 (c > 0)."
         )
 
     def relu(self) -> Value:
@@ -296,14 +294,16 @@ class Value:
         except OverflowError:
             raise OverflowError(
                 f"exp({self.data!r}) 가 float 범위를 넘습니다 (약 709.78 보다 큰 입력). "
-                "입력의 크기를 줄이십시오."
+                "입력의 크기를 줄이세요."
             ) from None
         return _node(result, (self,), "exp", _exp_backward)
 
     def log(self) -> Value:
         x = self.data
         if not x > 0.0:  # NaN도 여기서 걸러집니다.
-            raise ValueError(f"log는 양수에서만 정의됩니다. 받은 값: {x!r} ({self!r}).")
+            raise ValueError(
+                f"log는 양수에서만 정의됩니다. 받은 값: {x!r} ({self!r}). 양수인 입력을 넣으세요."
+            )
         return _node(math.log(x), (self,), "log", _log_backward)
 
     # --8<-- [start:backward]
@@ -325,11 +325,15 @@ def _check_children(children: object) -> tuple[Value, ...]:
         items = tuple(children)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError(
-            f"_children 에는 Value들의 튜플을 넣어야 합니다. 받은 것: {_describe(children)}"
+            f"_children 에는 Value들의 튜플을 넣어야 합니다. 받은 것: {_describe(children)}. "
+            "(a, b)처럼 입력 노드를 튜플로 묶어 넣으세요."
         ) from None
     for item in items:
         if not isinstance(item, Value):
-            raise TypeError(f"_children 의 원소는 Value여야 합니다. 받은 원소: {_describe(item)}")
+            raise TypeError(
+                f"_children 의 원소는 Value여야 합니다. 받은 원소: {_describe(item)}. "
+                "수라면 Value(...)로 감싸서 넣으세요."
+            )
     return items
 
 

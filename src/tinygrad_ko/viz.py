@@ -6,12 +6,16 @@
 - 변수(`Variable`, micrograd 방식의 `Value`): 둥근 상자(mermaid) / 타원(DOT)
 - 함수(`Function`의 클래스 이름, `Value`의 연산 `_op`): 직사각형
 
-클래스를 import하지 않고 속성만 보고(덕 타이핑) 다음 세 가지 그래프를 모두 읽습니다.
+클래스를 import하지 않고 속성만 보고(덕 타이핑) 이 프로젝트가 만드는 세 가지 그래프를 읽습니다.
 
 1. 7~10단계: `var.creator`, 함수의 `input` / `output`(변수 하나)
 2. 11단계 이후와 최종 엔진: 함수의 `inputs` 리스트, `outputs` 리스트(변수, 또는 17단계부터는
    변수를 가리키는 `weakref.ref`)
-3. micrograd 방식의 `Value`: `_prev`(자식 노드의 집합이나 튜플), `_op`(연산 이름), `data`, `grad`
+3. micrograd 방식의 `Value`(16장): `_prev`(입력 노드의 튜플), `_op`(연산 이름), `data`, `grad`
+
+그림은 두 가지입니다. 기본 그림은 값이 흐르는 방향(입력 → 함수 → 출력)으로 화살표를 긋고,
+`refs=True`이면 객체가 다른 객체를 가리키는 참조(`creator`, `inputs[0]`, `outputs[0]`, `_prev[0]`)를
+이름표를 단 화살표로 긋습니다. 약한 참조(`weakref.ref`)는 점선입니다.
 
 노드 번호(n0, n1, ...)는 입력 쪽부터 매기는 후위 순회 순서이고, 객체의 주소(`id`)에 기대지
 않으므로 같은 그래프는 언제나 같은 텍스트가 됩니다. 순회는 재귀 없이 스택으로 하므로 아주 깊은
@@ -20,14 +24,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import numbers
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DEFAULT_MAX_NODES", "to_dot", "to_mermaid"]
+__all__ = ["DEFAULT_MAX_NODES", "mermaid_text", "node_name", "nodes", "to_dot", "to_mermaid"]
 
 # 이보다 큰 그림은 페이지에서 읽을 수 없고 mermaid도 그리기를 거부합니다(기본 간선 한도 500).
 DEFAULT_MAX_NODES = 200
@@ -35,59 +39,104 @@ DEFAULT_MAX_NODES = 200
 _VARIABLE = "variable"
 _FUNCTION = "function"
 
+# 강조(highlight)와 흐리게(fade) 표시의 색. 밝은 화면과 어두운 화면에서 모두 읽히도록 글자색을 정합니다.
+_MERMAID_CLASSES = {
+    "now": "fill:#ff980040,stroke:#e65100,stroke-width:3px",
+    "done": "fill:#9e9e9e33,stroke:#9e9e9e,stroke-dasharray:4 3",
+}
+
+
+@dataclass
+class _Edge:
+    source: int
+    target: int
+    label: str = ""
+    weak: bool = False
+
 
 @dataclass
 class _Graph:
-    """그림 형식과 상관없는 중간 표현: 번호 순서의 노드와 (출발, 도착) 간선."""
+    """그림 형식과 상관없는 중간 표현: 번호 순서의 노드와 간선."""
 
     kinds: list[str] = field(default_factory=list)
     labels: list[list[str]] = field(default_factory=list)
-    edges: list[tuple[int, int]] = field(default_factory=list)
+    edges: list[_Edge] = field(default_factory=list)
+    classes: dict[int, str] = field(default_factory=dict)
 
 
 def to_mermaid(
-    output: object, show_grad: bool = False, *, max_nodes: int = DEFAULT_MAX_NODES
+    output: object,
+    show_grad: bool = False,
+    *,
+    refs: bool = False,
+    highlight: Iterable[object] = (),
+    fade: Iterable[object] = (),
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> str:
     """출력 노드(또는 출력 노드의 리스트)에서 시작한 계산 그래프를 mermaid flowchart 텍스트로 바꿉니다.
 
-    `show_grad=True`이면 변수마다 `grad` 값을 한 줄 더 적습니다. 노드가 `max_nodes`개를 넘으면
-    `ValueError`를 냅니다.
+    - `show_grad=True`: 변수마다 `grad` 값을 한 줄 더 적습니다.
+    - `refs=True`: 값의 흐름 대신 객체 사이의 참조를 이름표 단 화살표로 그립니다(약한 참조는 점선).
+    - `highlight`, `fade`: 그래프 안의 노드(변수나 함수 객체)를 강조하거나 흐리게 칠합니다.
+
+    노드가 `max_nodes`개를 넘으면 `ValueError`를 냅니다.
     """
-    graph = _collect(output, show_grad, max_nodes)
+    graph = _collect(output, show_grad, refs, highlight, fade, max_nodes)
     lines = ["flowchart LR"]
     for index, (kind, label) in enumerate(zip(graph.kinds, graph.labels, strict=True)):
-        text = "<br>".join(_mermaid_escape(line) for line in label)
+        text = "<br>".join(mermaid_text(line) for line in label)
         if kind == _VARIABLE:
             lines.append(f'    n{index}(["{text}"])')
         else:
             lines.append(f'    n{index}["{text}"]')
-    lines.extend(f"    n{source} --> n{target}" for source, target in graph.edges)
+    for edge in graph.edges:
+        arrow = "-.->" if edge.weak else "-->"
+        label = f'|"{mermaid_text(edge.label)}"|' if edge.label else ""
+        lines.append(f"    n{edge.source} {arrow}{label} n{edge.target}")
+    for name in _MERMAID_CLASSES:
+        members = [f"n{i}" for i, cls in sorted(graph.classes.items()) if cls == name]
+        if members:
+            lines.append(f"    classDef {name} {_MERMAID_CLASSES[name]}")
+            lines.append(f"    class {','.join(members)} {name}")
     return "\n".join(lines)
 
 
-def to_dot(output: object, show_grad: bool = False, *, max_nodes: int = DEFAULT_MAX_NODES) -> str:
+def to_dot(
+    output: object,
+    show_grad: bool = False,
+    *,
+    refs: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> str:
     """`to_mermaid`와 같은 그래프를 Graphviz DOT 텍스트로 바꿉니다(`dot -Tsvg`로 그릴 수 있습니다)."""
-    graph = _collect(output, show_grad, max_nodes)
+    graph = _collect(output, show_grad, refs, (), (), max_nodes)
     lines = ["digraph computational_graph {", "    rankdir=LR;"]
     for index, (kind, label) in enumerate(zip(graph.kinds, graph.labels, strict=True)):
         text = "\\n".join(_dot_escape(line) for line in label)
         shape = "ellipse" if kind == _VARIABLE else "box"
         lines.append(f'    n{index} [label="{text}", shape={shape}];')
-    lines.extend(f"    n{source} -> n{target};" for source, target in graph.edges)
+    for edge in graph.edges:
+        attributes = []
+        if edge.label:
+            attributes.append(f'label="{_dot_escape(edge.label)}"')
+        if edge.weak:
+            attributes.append("style=dashed")
+        suffix = f" [{', '.join(attributes)}]" if attributes else ""
+        lines.append(f"    n{edge.source} -> n{edge.target}{suffix};")
     lines.append("}")
     return "\n".join(lines)
 
 
+def nodes(output: object, *, max_nodes: int = DEFAULT_MAX_NODES) -> list[object]:
+    """그림에 나오는 변수와 함수 객체를 그림의 번호 순서(n0, n1, ...)대로 돌려줍니다.
+
+    micrograd 방식 `Value`의 연산 노드처럼 그림에만 있는 자리표시자는 빼고, 실제 객체만 담습니다.
+    """
+    reader, _ = _read(output, show_grad=False, refs=False, max_nodes=max_nodes)
+    return [obj for obj in reader.emitted if not isinstance(obj, _OpNode | _CodeNode)]
+
+
 # --- 그래프 읽기 ------------------------------------------------------------------------
-
-
-class _ReleasedVariable:
-    """최종 엔진에서 역전파에 필요 없어 이미 풀린 중간 변수의 자리표시자입니다(값 없이 창조자만)."""
-
-    __slots__ = ("creator",)
-
-    def __init__(self, creator: object) -> None:
-        self.creator = creator
 
 
 class _OpNode:
@@ -99,25 +148,78 @@ class _OpNode:
         self.value = value
 
 
-def _collect(output: object, show_grad: bool, max_nodes: int) -> _Graph:
+class _ReleasedVariable:
+    """최종 엔진에서 역전파에 필요 없어 이미 풀린 중간 변수의 자리표시자입니다(값 없이 창조자만)."""
+
+    __slots__ = ("creator",)
+
+    def __init__(self, creator: object) -> None:
+        self.creator = creator
+
+
+class _CodeNode:
+    """참조 그림에서 노드가 가리키는 역전파 규칙(클로저나 모듈 함수)을 그리기 위한 자리표시자입니다."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: object) -> None:
+        self.function = function
+
+
+def _collect(
+    output: object,
+    show_grad: bool,
+    refs: bool,
+    highlight: Iterable[object],
+    fade: Iterable[object],
+    max_nodes: int,
+) -> _Graph:
+    reader, graph = _read(output, show_grad, refs, max_nodes)
+    for objects, name in ((fade, "done"), (highlight, "now")):  # 둘 다면 강조가 이깁니다.
+        for obj in objects:
+            index = reader.number.get(id(obj))
+            if index is None:
+                raise ValueError(
+                    f"강조하거나 흐리게 할 노드가 그래프에 없습니다. 받은 값: {type(obj).__name__}. "
+                    f"그리는 그래프 안의 변수나 함수 객체를 넘겨 주세요."
+                )
+            graph.classes[index] = name
+    return graph
+
+
+def _read(
+    output: object, show_grad: bool, refs: bool, max_nodes: int
+) -> tuple[_GraphReader, _Graph]:
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise ValueError(f"max_nodes는 1 이상의 정수여야 합니다. 받은 값: {max_nodes!r}")
     roots = list(output) if isinstance(output, list | tuple) else [output]
     if not roots:
         raise ValueError("그릴 출력 노드가 없습니다. 변수(Variable)나 Value를 하나 이상 주세요.")
     for root in roots:
-        looks_like_early_variable = hasattr(root, "data") and not isinstance(root, np.ndarray)
-        if not _is_graph_variable(root) and looks_like_early_variable:
+        _check_root(root)
+    reader = _GraphReader(max_nodes)
+    return reader, reader.read(roots, show_grad, refs)
+
+
+def _check_root(root: object) -> None:
+    if _is_graph_variable(root):
+        prev = getattr(root, "_prev", ())
+        if isinstance(prev, set | frozenset):
             raise TypeError(
-                f"받은 값: {type(root).__name__}. 창조자(creator) 연결이 없어 그릴 계산 그래프가 "
-                f"없습니다. 변수와 함수의 연결은 7단계(tinygrad_ko.steps.step07)부터 생깁니다."
+                "_prev가 순서 없는 집합(set)인 노드는 그리지 않습니다: 실행할 때마다 그림이 "
+                "달라질 수 있습니다. tinygrad_ko.value.Value처럼 입력을 튜플로 기억하는 노드를 "
+                "넘겨 주세요."
             )
-        if not _is_graph_variable(root):
-            raise TypeError(
-                f"계산 그래프의 출력 노드(Variable 또는 Value)가 필요합니다. "
-                f"받은 값: {type(root).__name__}. 함수를 호출해서 얻은 출력 변수를 넘겨 주세요."
-            )
-    return _GraphReader(max_nodes).read(roots, show_grad)
+        return
+    if hasattr(root, "data") and not isinstance(root, np.ndarray):
+        raise TypeError(
+            f"받은 값: {type(root).__name__}. 창조자(creator) 연결이 없어 그릴 계산 그래프가 "
+            f"없습니다. 변수와 함수의 연결은 7단계(tinygrad_ko.steps.step07)부터 생깁니다."
+        )
+    raise TypeError(
+        f"계산 그래프의 출력 노드(Variable 또는 Value)가 필요합니다. "
+        f"받은 값: {type(root).__name__}. 함수를 호출해서 얻은 출력 변수를 넘겨 주세요."
+    )
 
 
 class _GraphReader:
@@ -129,32 +231,40 @@ class _GraphReader:
 
     def __init__(self, max_nodes: int) -> None:
         self.max_nodes = max_nodes
-        self.signatures: dict[int, str] = {}
-        self._op_nodes: dict[int, _OpNode] = {}
+        self.number: dict[int, int] = {}
+        self.emitted: list[object] = []
+        self._placeholders: dict[tuple[type, int], object] = {}
         self._released: dict[tuple[int, int], _ReleasedVariable] = {}
         self._keep_alive: list[object] = []
 
-    def read(self, roots: list[object], show_grad: bool) -> _Graph:
-        self._sign_values(roots)
+    def read(self, roots: list[object], show_grad: bool, refs: bool) -> _Graph:
         graph = _Graph()
-        number: dict[int, int] = {}
+        number = self.number
         seen: set[int] = set()
+        emitted = self.emitted
 
         def emit(node: object) -> None:
             number[id(node)] = len(graph.kinds)
+            emitted.append(node)
             if _is_graph_variable(node):
                 graph.kinds.append(_VARIABLE)
                 graph.labels.append(_variable_label(node, show_grad))
             else:
                 graph.kinds.append(_FUNCTION)
                 graph.labels.append([_function_label(node)])
-            for dep in self.dependencies(node):
-                graph.edges.append((number[id(dep)], number[id(node)]))
+            if not refs:
+                for dep in self.dependencies(node):
+                    graph.edges.append(_Edge(number[id(dep)], number[id(node)]))
 
         def mark(node: object) -> None:
             seen.add(id(node))
             self._keep_alive.append(node)
-            self._check_size(len(seen))
+            if len(seen) > self.max_nodes:
+                raise ValueError(
+                    f"계산 그래프의 노드가 {self.max_nodes}개를 넘어 그리지 않습니다. 이렇게 큰 "
+                    f"그림은 페이지에서 읽을 수 없습니다. 더 작은 그래프를 그리거나 max_nodes를 "
+                    f"늘려 주세요."
+                )
 
         stack: list[tuple[object, bool]] = [(root, False) for root in reversed(roots)]
         while stack:
@@ -171,104 +281,127 @@ class _GraphReader:
                 continue
             mark(node)
             stack.append((node, True))
-            for dep in reversed(self.dependencies(node)):
+            for dep in reversed(self.dependencies(node, refs)):
                 if id(dep) not in seen:
                     stack.append((dep, False))
+        if refs:
+            for node in emitted:
+                for label, target, weak in self.references(node):
+                    if id(target) in number:
+                        graph.edges.append(_Edge(number[id(node)], number[id(target)], label, weak))
         return graph
 
-    def _check_size(self, count: int) -> None:
-        if count > self.max_nodes:
-            raise ValueError(
-                f"계산 그래프의 노드가 {self.max_nodes}개를 넘어 그리지 않습니다. 이렇게 큰 그림은 "
-                f"페이지에서 읽을 수 없습니다. 더 작은 그래프를 그리거나 max_nodes를 늘려 주세요."
-            )
-
-    def dependencies(self, node: object) -> list[object]:
+    def dependencies(self, node: object, refs: bool = False) -> list[object]:
         """노드가 기대는 앞쪽 노드들. 함수의 입력은 중복도 그대로 둡니다(같은 변수를 두 번 쓴 경우)."""
+        if isinstance(node, _CodeNode):
+            return []
         if isinstance(node, _OpNode):
-            return self.value_children(node.value)
+            return list(getattr(node.value, "_prev", ()))
         if _is_value(node):
-            if getattr(node, "_prev", None) or getattr(node, "_op", ""):
-                return [self._op_node(node)]
+            if refs:  # 참조 그림에서는 연산 노드 없이 Value가 _prev를 직접 가리킵니다.
+                code = self._code_of(node)
+                return list(node._prev) + ([] if code is None else [code])
+            if node._prev or getattr(node, "_op", ""):
+                return [self._placeholder(_OpNode, node)]
             return []
         if _is_graph_variable(node):
             creator = getattr(node, "creator", None)
             return [] if creator is None else [creator]
-        edges = getattr(node, "edges", None)
-        if edges is not None:  # 최종 엔진: 붙잡지 않은 중간 변수는 (창조자, 출력 번호)입니다.
-            return [self._edge_variable(edge) for edge in edges]
         inputs = getattr(node, "inputs", None)
         if inputs is not None:
+            if (
+                getattr(node, "edges", None) is not None
+            ):  # 최종 엔진: 풀린 중간 변수가 있을 수 있습니다.
+                return [
+                    self._released_or(x, edge) for x, edge in zip(inputs, node.edges, strict=True)
+                ]
             return list(inputs)
         single = getattr(node, "input", None)
         return [] if single is None else [single]
 
-    def _edge_variable(self, edge: object) -> object:
-        if not isinstance(edge, tuple):
-            return edge
+    def _released_or(self, x: object, edge: object) -> object:
+        """살아 있는 입력은 그대로, 이미 풀린 중간 변수는 (창조자, 출력 번호)마다 자리표시자 하나."""
+        if x is not None:
+            return x
         creator, index = edge
-        variable = creator.outputs[index]()
-        if variable is not None:
-            return variable
-        key = (id(creator), index)  # 같은 자리는 같은 자리표시자로 그립니다.
+        key = (id(creator), index)
         if key not in self._released:
             self._released[key] = _ReleasedVariable(creator)
+            self._keep_alive.append(creator)
         return self._released[key]
 
-    def _op_node(self, value: object) -> _OpNode:
-        # Value마다 자리표시자를 하나만 만들어야 같은 노드로 인식됩니다.
-        node = self._op_nodes.get(id(value))
+    def references(self, node: object) -> list[tuple[str, object, bool]]:
+        """참조 그림의 간선: (속성 이름, 가리키는 객체, 약한 참조인가)."""
+        if isinstance(node, _CodeNode):
+            cells = getattr(node.function, "__closure__", None) or ()
+            names = getattr(getattr(node.function, "__code__", None), "co_freevars", ())
+            return [
+                (name, cell.cell_contents, False) for name, cell in zip(names, cells, strict=True)
+            ]
+        if _is_value(node):
+            found = [(f"_prev[{i}]", child, False) for i, child in enumerate(node._prev)]
+            code = self._code_of(node)
+            if code is not None:
+                found.append((_code_attribute(node), code, False))
+            return found
+        if _is_graph_variable(node):
+            creator = getattr(node, "creator", None)
+            return [] if creator is None else [("creator", creator, False)]
+        found = []
+        inputs = getattr(node, "inputs", None)
+        if inputs is not None:
+            found += [(f"inputs[{i}]", x, False) for i, x in enumerate(inputs)]
+        elif getattr(node, "input", None) is not None:
+            found.append(("input", node.input, False))
+        outputs = getattr(node, "outputs", None)
+        if outputs is not None:
+            for i, out in enumerate(outputs):
+                weak = isinstance(out, weakref.ReferenceType)
+                target = out() if weak else out
+                if target is not None:
+                    found.append((f"outputs[{i}]", target, weak))
+        elif getattr(node, "output", None) is not None:
+            found.append(("output", node.output, False))
+        return found
+
+    def _code_of(self, value: object) -> _CodeNode | None:
+        """Value가 가리키는 역전파 규칙: 노드마다의 클로저(`_backward`)나 연산마다의 함수(`_rule`)."""
+        function = _code_target(value)
+        return None if function is None else self._placeholder(_CodeNode, function)
+
+    def _placeholder(self, kind: type, obj: object) -> object:
+        # 같은 대상에는 자리표시자를 하나만 만들어야 같은 노드로 인식됩니다.
+        key = (kind, id(obj))
+        node = self._placeholders.get(key)
         if node is None:
-            node = self._op_nodes[id(value)] = _OpNode(value)
+            node = self._placeholders[key] = kind(obj)
+            self._keep_alive.append(obj)
         return node
 
-    def value_children(self, value: object) -> list[object]:
-        """`_prev`가 순서 없는 집합이면 구조 서명으로 정렬해 순서를 고정합니다."""
-        prev = getattr(value, "_prev", ())
-        if isinstance(prev, set | frozenset):
-            return sorted(prev, key=lambda child: self.signatures[id(child)])
-        return list(prev)
 
-    def _sign_values(self, roots: list[object]) -> None:
-        """Value 노드마다 (이름, 연산, 값, 자식들의 서명)의 해시를 후위 순회로 구합니다.
+def _code_target(value: object) -> object | None:
+    rule = getattr(value, "_rule", None)
+    if rule is not None:
+        return rule
+    backward = value.__dict__.get("_backward") if hasattr(value, "__dict__") else None
+    if backward is not None and getattr(backward, "__closure__", None):
+        return backward
+    return None
 
-        집합의 순회 순서는 객체 주소에 따라 달라지므로, 주소 대신 이 서명으로 자식을 정렬합니다.
-        구조까지 똑같은 두 자식은 어느 쪽이 먼저 와도 같은 텍스트가 됩니다.
-        """
-        signatures = self.signatures
-        pending: set[int] = set()
-        stack = [(root, False) for root in roots if _is_value(root)]
-        while stack:
-            node, expanded = stack.pop()
-            children = list(getattr(node, "_prev", ()))
-            if expanded:
-                parts = [
-                    _node_name(node) or "",
-                    str(getattr(node, "_op", "")),
-                    _format_value(getattr(node, "data", None)),
-                    *sorted(signatures[id(child)] for child in children),
-                ]
-                digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
-                signatures[id(node)] = digest
-                continue
-            if id(node) in pending:
-                continue
-            pending.add(id(node))
-            self._keep_alive.append(node)
-            self._check_size(len(pending))  # Value 수만으로 넘치면 연산 노드까지 세도 넘칩니다.
-            stack.append((node, True))
-            stack.extend((child, False) for child in children if id(child) not in pending)
+
+def _code_attribute(value: object) -> str:
+    return "_rule" if getattr(value, "_rule", None) is not None else "_backward"
 
 
 def _is_value(node: object) -> bool:
-    return hasattr(node, "_prev")
+    return hasattr(node, "_prev") and not isinstance(node, _OpNode | _CodeNode)
 
 
 def _is_graph_variable(node: object) -> bool:
     # 1~6단계의 변수에는 creator가 없으므로 data와 grad로도 알아봅니다(ndarray에도 data는 있습니다).
     if isinstance(node, _ReleasedVariable):
         return True
-    return not isinstance(node, _OpNode) and (
+    return not isinstance(node, _OpNode | _CodeNode) and (
         _is_value(node)
         or hasattr(node, "creator")
         or (hasattr(node, "data") and hasattr(node, "grad"))
@@ -277,7 +410,7 @@ def _is_graph_variable(node: object) -> bool:
 
 def _other_outputs(node: object) -> list[object]:
     """함수 노드의 출력 가운데 아직 살아 있는 변수들(약한 참조는 풀어서)."""
-    if _is_graph_variable(node) or isinstance(node, _OpNode):
+    if _is_graph_variable(node) or isinstance(node, _OpNode | _CodeNode):
         return []
     outputs = getattr(node, "outputs", None)
     if outputs is None:
@@ -295,7 +428,8 @@ def _other_outputs(node: object) -> list[object]:
 # --- 라벨 -----------------------------------------------------------------------------
 
 
-def _node_name(node: object) -> str | None:
+def node_name(node: object) -> str | None:
+    """노드의 이름: 변수의 `name`이나 `Value`의 `label`. 없으면 None."""
     for attribute in ("name", "label"):
         name = getattr(node, attribute, None)
         if isinstance(name, str) and name:
@@ -307,7 +441,7 @@ def _variable_label(node: object, show_grad: bool) -> list[str]:
     if isinstance(node, _ReleasedVariable):
         return ["(해제됨)"]
     value = _format_value(getattr(node, "data", None))
-    name = _node_name(node)
+    name = node_name(node)
     lines = [f"{name} = {value}" if name else value]
     if show_grad:
         lines.append(f"grad = {_format_value(getattr(node, 'grad', None))}")
@@ -318,6 +452,9 @@ def _function_label(node: object) -> str:
     if isinstance(node, _OpNode):
         op = getattr(node.value, "_op", "")
         return str(op) if op else "?"
+    if isinstance(node, _CodeNode):
+        name = getattr(node.function, "__name__", type(node.function).__name__)
+        return f"{name} (클로저)" if getattr(node.function, "__closure__", None) else name
     return type(node).__name__
 
 
@@ -350,7 +487,8 @@ def _format_scalar(value: object) -> str:
     return str(value)
 
 
-def _mermaid_escape(text: str) -> str:
+def mermaid_text(text: str) -> str:
+    """mermaid 라벨 안에 그대로 넣을 수 있게 글자를 바꿉니다."""
     # mermaid는 라벨 안의 HTML과 따옴표를 해석하므로 #코드; 형식으로 바꿉니다. '#'을 먼저 바꿉니다.
     text = text.replace("\n", " ").replace("#", "#35;")
     return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")

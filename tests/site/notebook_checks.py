@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import textwrap
 
 import chapter_notebooks
 import pytest
@@ -52,6 +53,13 @@ def code_lines(code: str) -> list[str]:
     """빈 줄을 뺀 코드 줄들. pytest-codeblocks는 들여쓴 블록(알림 상자 안)의 빈 줄을 지운 채
     실행하므로(빈 줄의 줄바꿈까지 잘라 냅니다), 빈 줄은 비교에서 뺍니다."""
     return [line for line in code.splitlines() if line.strip()]
+
+
+def unguarded(source: str) -> str:
+    """건너뛰기 조건으로 감싼 셀(`guarded_source`)이면 else 아래의 원래 코드만 돌려줍니다."""
+    if not source.startswith(chapter_notebooks.GUARD_NOTE):
+        return source
+    return textwrap.dedent(source.split("\nelse:\n", 1)[1])
 
 
 def stdout_of(cell) -> str:

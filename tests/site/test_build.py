@@ -148,14 +148,9 @@ def test_korean_headings_get_korean_anchors(built_site):
 
 
 def chapter_sources() -> list[Path]:
-    """장 지도에 링크되어야 하는 원본: 고지별 장, 성능 페이지, 노트북."""
-    sources = [
-        p for part in ("part1", "part2", "part3") for p in sorted((DOCS / part).glob("*.md"))
-    ]
-    sources += sorted((DOCS / "notebooks").glob("*.ipynb"))
-    if (DOCS / "performance.md").exists():
-        sources.append(DOCS / "performance.md")
-    return sources
+    """장 지도에 링크되어야 하는 원본: 처음 페이지를 뺀 모든 페이지(장, 부록, 노트북)."""
+    sources = sorted(DOCS.rglob("*.md")) + sorted((DOCS / "notebooks").glob("*.ipynb"))
+    return [p for p in sources if p != DOCS / "index.md" and "assets" not in p.parts]
 
 
 def test_home_page_map_links_every_chapter(built_site):

@@ -16,7 +16,18 @@ from sitetools import new_context, open_page, search
 
 pytestmark = pytest.mark.browser
 
-QUERIES = ["역전파", "창조자", "메모리", "세대", "backpropagation", "weakref"]
+# 뒤의 셋은 이 사이트가 쓰지 않는 다른 이름입니다. 용어집의 "다른 이름" 열 덕분에 용어집이 나와야 합니다.
+QUERIES = [
+    "역전파",
+    "창조자",
+    "메모리",
+    "세대",
+    "backpropagation",
+    "weakref",
+    "오차역전파",
+    "그래디언트",
+    "리프",
+]
 
 
 def pages_containing(documents: list[dict], term: str) -> set[str]:

@@ -40,7 +40,9 @@ class SquareTest(unittest.TestCase):
 
     def test_gradient_check(self):
         rng = np.random.default_rng(0)  # 시드를 고정해 매번 같은 입력으로 검사합니다.
-        x = Variable(rng.random(1))  # 모양이 (1,)인 배열: 수치 미분 중에도 배열로 남습니다.
+        x = Variable(
+            rng.random(1)
+        )  # random(1)은 ndarray, random()은 float라 Variable이 거절합니다.
         y = square(x)
         y.backward()
         num_grad = numerical_diff(square, x)

@@ -1,0 +1,206 @@
+"""페이지 원본(마크다운)이 사이트의 약속을 지키는지 빌드 없이 검사합니다.
+
+- 용어: 괄호 속 영어는 한 페이지에 한 번, 그 용어가 처음 나오는 곳에만 붙입니다. 1~3장에서 익히는
+  기본 용어는 4장부터 영어를 붙이지 않습니다(용어집의 「표기 원칙」).
+- 말투: 페이지와 라이브러리의 안내는 "-세요"로 씁니다("-십시오"를 섞지 않습니다).
+- 연습 문제: 모든 장이 "**문제 N.** 질문" 다음에 접힌 정답(`??? note "정답"`)을 두고, 정답에는 실행해서
+  출력을 검사하는 코드가 있습니다.
+- PyTorch 예제: PyTorch를 쓰는 블록에는 PyTorch가 없을 때 건너뛰는 표시와 그 까닭이 붙어 있습니다.
+- 11장이 밝게 표시한 줄은 `backprop.py`에서 힙을 다루는 줄과 같아야 합니다.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from sitetools import DOCS, ROOT
+
+PAGES = sorted(p for p in DOCS.rglob("*.md") if "assets" not in p.parts)
+CHAPTERS = sorted(
+    p
+    for p in PAGES
+    if re.match(r"\d\d-", p.name) and p.parent.name in {"part1", "part2", "micrograd"}
+)
+BASIC_TERMS = {"변수", "함수", "계산 그래프", "순전파", "역전파", "미분값"}
+HANGUL = "가-힣"
+
+
+def page_id(path: Path) -> str:
+    return path.relative_to(DOCS).as_posix()
+
+
+def prose(text: str) -> str:
+    """코드 블록, 인라인 코드, HTML 주석, 수식, 제목 줄, 「이 장을 마치면」 상자를 지운 본문."""
+    text = re.sub(r"^(\s*)(`{3,}|~{3,}).*?^\1\2\s*$", "", text, flags=re.S | re.M)
+    text = remove_summary_box(text)
+    text = re.sub(r"^#{1,6} .*$", "", text, flags=re.M)
+    text = re.sub(r"^\s*(!!!|\?\?\?\+?) .*$", "", text, flags=re.M)  # 상자의 제목 줄
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)
+    return re.sub(r"\$[^$\n]*\$", "", text)
+
+
+def remove_summary_box(text: str) -> str:
+    """맨 위의 요약 상자(!!! abstract ...)와 그 안의 들여 쓴 줄들을 지웁니다."""
+    return re.sub(r"^!!! abstract .*\n((    .*|)\n)*", "", text, flags=re.M)
+
+
+def summary_and_headings(text: str) -> str:
+    box = re.search(r"^!!! abstract .*\n((    .*|)\n)*", text, flags=re.M)
+    headings = re.findall(r"^#{1,6} .*$|^\s*(?:!!!|\?\?\?\+?) .*$", text, flags=re.M)
+    return (box[0] if box else "") + "\n".join(headings)
+
+
+def glossary_terms() -> list[tuple[str, str]]:
+    """용어집 표의 (한국어, 영어) 쌍. "A / B" 꼴은 둘로 나눕니다."""
+    terms = []
+    for line in (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or cells[0] in {"한국어", ""} or set(cells[0]) <= {"-"}:
+            continue
+        korean = [k.strip() for k in re.sub(r"\(.*?\)", "", cells[0]).split("/")]
+        english = [e.strip() for e in re.sub(r"\(.*?\)", "", cells[1]).split("/")]
+        if len(korean) == len(english):
+            terms += [(k, e) for k, e in zip(korean, english, strict=True) if k and e]
+    return terms
+
+
+TERMS = glossary_terms()
+
+
+def test_glossary_has_terms():
+    assert len(TERMS) > 40, TERMS
+    assert ("역전파", "backpropagation") in TERMS
+
+
+def spaced(words: str) -> str:
+    """여러 낱말인 영어가 줄바꿈으로 나뉘어도 찾도록 공백 자리를 \\s+로 둡니다."""
+    return r"\s+".join(re.escape(word) for word in words.split())
+
+
+def gloss_pattern(korean: str, english: str) -> re.Pattern:
+    # "역전파(backpropagation" 처럼 한국어 바로 뒤 괄호가 영어로 시작하는 곳(쉼표 뒤 설명은 허용).
+    return re.compile(
+        rf"(?<![{HANGUL}]){spaced(korean)}\s?\((?:[^()]*, )?{spaced(english)}\b", re.I
+    )
+
+
+def mentions(text: str, korean: str, longer: list[str]) -> list[int]:
+    """한국어 용어가 쓰인 자리(그 용어를 품은 더 긴 용어 안의 자리는 뺍니다)."""
+    masked = text
+    for other in longer:
+        masked = re.sub(spaced(other), lambda m: "□" * len(m[0]), masked)
+    # "기울기(slope)"처럼 다른 영어를 붙여 다른 뜻으로 쓴 자리도 뺍니다.
+    found = re.finditer(rf"(?<![{HANGUL}]){spaced(korean)}(?!\s?\([A-Za-z])", masked)
+    return [m.start() for m in found]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_english_only_at_first_use(page):
+    text = prose(page.read_text(encoding="utf-8"))
+    problems = []
+    for korean, english in TERMS:
+        glosses = [m.start() for m in gloss_pattern(korean, english).finditer(text)]
+        if not glosses:
+            continue
+        if len(glosses) > 1:
+            problems.append(f"{korean}({english})가 {len(glosses)}번")
+        longer = [k for k, _ in TERMS if korean in k and k != korean]
+        first = mentions(text, korean, longer)
+        if first and first[0] < glosses[0]:
+            before = text[max(0, first[0] - 20) : first[0] + 20].replace("\n", " ")
+            problems.append(
+                f"{korean}({english})보다 앞에 {korean}이(가) 먼저 나옵니다: …{before}…"
+            )
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_no_english_in_headings_and_summary_boxes(page):
+    """제목과 「이 장을 마치면」 상자는 영어 없이 씁니다. 영어는 본문에서 처음 나올 때 붙입니다."""
+    text = summary_and_headings(page.read_text(encoding="utf-8"))
+    glossed = [f"{k}({e})" for k, e in TERMS if gloss_pattern(k, e).search(text)]
+    assert not glossed, glossed
+
+
+@pytest.mark.parametrize(
+    "page",
+    [p for p in CHAPTERS if int(p.name[:2]) >= 4] + [DOCS / "autodiff-overview.md"],
+    ids=page_id,
+)
+def test_basic_terms_are_not_glossed_after_chapter_3(page):
+    text = prose(page.read_text(encoding="utf-8"))
+    glossed = [k for k, e in TERMS if k in BASIC_TERMS and gloss_pattern(k, e).search(text)]
+    assert not glossed, f"4장부터는 기본 용어에 영어를 붙이지 않습니다: {glossed}"
+
+
+def test_one_voice_for_instructions():
+    sources = PAGES + sorted((ROOT / "src" / "tinygrad_ko").rglob("*.py"))
+    sources += [ROOT / "README.md"]
+    offenders = [
+        p.relative_to(ROOT).as_posix()
+        for p in sources
+        if re.search("십시오|하십|마십", p.read_text(encoding="utf-8"))
+    ]
+    assert not offenders, f"'-십시오' 대신 '-세요'로 씁니다: {offenders}"
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=page_id)
+def test_exercise_format(page):
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index("## 연습 문제") : text.index("\n---\n", text.index("## 연습 문제"))]
+    questions = re.findall(r"^\*\*문제 (\d+)\.\*\* \S", section, flags=re.M)
+    assert questions, "연습 문제가 없습니다"
+    assert [int(n) for n in questions] == list(range(1, len(questions) + 1))
+    parts = re.split(r"^\*\*문제 \d+\.\*\* ", section, flags=re.M)[1:]
+    for number, part in enumerate(parts, start=1):
+        assert part.count('??? note "정답"') == 1, f"문제 {number}: 접힌 정답이 하나여야 합니다"
+        answer = part[part.index('??? note "정답"') :]
+        assert re.search(r"^    ```python$", answer, re.M), f"문제 {number}: 정답에 실행하는 코드"
+        assert "pytest-codeblocks:expected-output" in answer, f"문제 {number}: 출력 검사"
+    assert not re.search(r"^\d+\. ", section, flags=re.M), "번호 목록 형식의 문제가 남아 있습니다"
+
+
+TORCH_SKIP = re.compile(
+    r'<!--pytest\.mark\.skipif\(.*find_spec\("torch"\) is None, reason="[^"]+"\)-->'
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_pytorch_blocks_say_why_they_may_be_skipped(page):
+    lines = page.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        if line.strip() != "```python":
+            continue
+        block = []
+        for following in lines[number + 1 :]:
+            if following.strip() == "```":
+                break
+            block.append(following)
+        if not any(re.match(r"\s*import torch\b", b) for b in block):
+            continue
+        marks = [lines[i].strip() for i in range(max(0, number - 3), number) if lines[i].strip()]
+        assert any(TORCH_SKIP.fullmatch(m) for m in marks), (
+            f"{page_id(page)}:{number + 1}: PyTorch 블록 앞에 건너뛰는 표시와 까닭이 없습니다"
+        )
+
+
+def test_chapter_11_highlights_the_heap_lines_of_backprop():
+    from tinygrad_ko import backprop
+
+    source = Path(backprop.__file__).read_text(encoding="utf-8")
+    function = next(n for n in ast.parse(source).body if getattr(n, "name", "") == "propagate")
+    lines = source.splitlines()
+    heap_lines = [
+        number
+        for number in range(function.lineno, function.end_lineno + 1)
+        if re.search(r"\b(heap|heapq|pending)\b", lines[number - 1].split("#", 1)[0])
+    ]
+    page = (DOCS / "part2" / "11-generations.md").read_text(encoding="utf-8")
+    fence = re.search(r'title="src/tinygrad_ko/backprop.py" linenums="1" hl_lines="([\d ]+)"', page)
+    assert fence, "11장에 backprop.py 전체 목록이 없습니다"
+    assert [int(n) for n in fence[1].split()] == heap_lines
