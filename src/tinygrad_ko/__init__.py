@@ -4,6 +4,7 @@
 """
 
 from . import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
+from .backprop import grad
 from .config import Config, no_grad, using_config
 from .core import Function, Variable, as_array, as_variable
 from .functions import (
@@ -58,6 +59,7 @@ __all__ = [
     "cos",
     "div",
     "exp",
+    "grad",
     "gradient_check",
     "log",
     "mul",

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,32 +29,92 @@ if TYPE_CHECKING:
 def backpropagate(
     root: Variable, retain_grad: bool, retain_graph: bool, create_graph: bool
 ) -> None:
-    if root.data is None:
-        raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
+    """`Variable.backward`의 본체: root에서 시작해 말단 변수들의 grad에 미분값을 누적합니다."""
+    _check_root(root)
     creator = root.creator
     if creator is None:  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
-        root.grad = _seed(root, create_graph)
+        root.grad = _seed(root, None, create_graph)
         return
     if creator.edges is None:
         raise _released(creator)  # 그래프를 하나도 바꾸기 전에 알립니다.
+    # 시작값은 지역 변수로 붙잡지 않고 바로 창조자의 칸에 둡니다(역전파 내내 메모리에 남지 않게).
+    pending = {creator: [None] * len(creator.outputs)}
+    pending[creator][output_index(creator, root)] = _seed(root, None, create_graph)
+    root.grad = None  # retain_grad=True이면 역전파가 다시 채웁니다.
     with using_config("enable_backprop", create_graph):
-        # 시작값은 지역 변수로 붙잡지 않고 바로 넘깁니다(역전파 내내 메모리에 남지 않게).
-        propagate(root, _seed(root, create_graph), retain_grad, retain_graph, create_graph)
+        propagate(pending, retain_grad, retain_graph, create_graph)
+
+
+def grad(
+    outputs: Variable | Sequence[Variable],
+    inputs: Variable | Sequence[Variable],
+    grad_outputs: object = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool = False,
+) -> tuple:
+    """출력들을 입력들로 미분한 값을 돌려줍니다. 어느 변수의 `grad`도 바꾸지 않습니다.
+
+    `torch.autograd.grad`와 같은 약속입니다. 입력마다 미분값 하나씩의 튜플을 돌려주고, 미분값은
+    보통 ndarray, `create_graph=True`이면 한 번 더 미분할 수 있는 Variable입니다. `grad_outputs`는
+    출력마다의 시작값(없으면 1)입니다. 그래프에 쓰이지 않은 입력은 `allow_unused=True`일 때 None이고,
+    아니면 RuntimeError입니다. 2계 미분, 기울기 벌점(gradient penalty), 헤세 행렬과 벡터의 곱에 씁니다.
+    """
+    outputs = _as_list(outputs, "outputs")
+    inputs = _as_list(inputs, "inputs")
+    seeds = _as_list(grad_outputs, "grad_outputs") if grad_outputs is not None else None
+    if seeds is not None and len(seeds) != len(outputs):
+        raise ValueError(
+            f"grad_outputs는 출력마다 하나씩이어야 합니다. 출력 {len(outputs)}개, "
+            f"grad_outputs {len(seeds)}개를 받았습니다."
+        )
+    if retain_graph is None:
+        retain_graph = create_graph
+    results: list = [None] * len(inputs)
+    captured = {id(x): i for i, x in enumerate(inputs)}
+    pending: dict = {}
+    for k, y in enumerate(outputs):
+        _check_root(y)
+        seed = _seed(y, None if seeds is None else seeds[k], create_graph)
+        if id(y) in captured:  # 출력 자신을 입력으로 준 경우: dy/dy = 시작값
+            _add_result(results, captured[id(y)], seed)
+        creator = y.creator
+        if creator is None:
+            continue
+        if creator.edges is None:
+            raise _released(creator)
+        slots = pending.setdefault(creator, [None] * len(creator.outputs))
+        index = output_index(creator, y)
+        slots[index] = seed if slots[index] is None else slots[index] + seed
+    if pending:
+        with using_config("enable_backprop", create_graph):
+            propagate(pending, False, retain_graph, create_graph, captured, results)
+    for x, result in zip(inputs, results, strict=True):
+        if result is None and not allow_unused:
+            raise RuntimeError(
+                f"입력 {x!r}이(가) 출력을 계산하는 데 쓰이지 않았습니다. 쓰이지 않은 입력의 자리에 "
+                f"None을 받으려면 allow_unused=True를 주세요."
+            )
+    return tuple(results)
 
 
 def propagate(
-    root: Variable, seed: object, retain_grad: bool, retain_graph: bool, create_graph: bool
+    pending: dict[Function, list],
+    retain_grad: bool,
+    retain_graph: bool,
+    create_graph: bool,
+    captured: dict[int, int] | None = None,
+    results: list | None = None,
 ) -> None:
-    root_creator = root.creator
-    # 함수 -> 출력마다 모은 미분값. 처음 미분값을 받는 순간 힙에도 넣습니다.
-    pending: dict[Function, list] = {root_creator: [None] * len(root_creator.outputs)}
-    pending[root_creator][output_index(root_creator, root)] = seed
-    # 시작값은 이제 창조자의 칸에만 둡니다. root.grad는 retain_grad=True일 때 역전파가 다시 채웁니다.
-    del seed
-    root.grad = None
+    """역전파의 반복문. `pending`은 함수 -> 출력마다 모은 미분값이고, 시작값이 든 칸에서 출발합니다.
+
+    `captured`(grad 함수)가 있으면 미분값을 grad에 누적하지 않고, 그 변수들의 미분값만 `results`에
+    모읍니다.
+    """
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
-    heap = [(-root_creator.generation, 0, root_creator)]
-    order = 0
+    heap = [(-func.generation, order, func) for order, func in enumerate(pending)]
+    heapq.heapify(heap)
+    order = len(heap)
     # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
     retained: set[int] = set()
 
@@ -64,9 +125,11 @@ def propagate(
             raise _released(func)
         gys = pending.pop(func)
         if len(gys) != 1 or gys[0] is None:  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
-            _fill_missing_grads(func, gys, type(root) if create_graph else None)
+            _fill_missing_grads(func, gys, create_graph)
         if retain_grad:
             _keep_output_grads(func, gys, create_graph, retained)
+        if captured:
+            _capture_outputs(func, gys, captured, results)
         if create_graph and not func.supports_create_graph:
             raise _not_graph_ready(func)
         gxs = func.backward(*gys)
@@ -85,7 +148,10 @@ def propagate(
             else:
                 creator = edge.creator
                 if creator is None:  # 말단 변수: 미분값을 grad에 누적합니다.
-                    _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
+                    if captured is None:
+                        _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
+                    elif id(edge) in captured:
+                        _add_result(results, captured[id(edge)], gx)
                     continue
                 index = output_index(creator, edge)
             slots = pending.get(creator)
@@ -107,6 +173,39 @@ def propagate(
                 func.output_data = None
 
 
+def _check_root(root: object) -> None:
+    if not _is_variable(root):
+        raise TypeError(
+            f"미분을 시작할 출력은 Variable이어야 합니다. 받은 값: {type(root).__name__}."
+        )
+    if root.data is None:
+        raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
+
+
+def _as_list(value: object, what: str) -> list:
+    if isinstance(value, list | tuple):
+        return list(value)
+    if value is None:
+        raise TypeError(f"{what}에 None을 줄 수 없습니다. Variable이나 그 리스트를 주세요.")
+    return [value]
+
+
+def _add_result(results: list, position: int, gx: object) -> None:
+    previous = results[position]
+    if previous is None:
+        results[position] = gx.copy() if type(gx) is np.ndarray else gx
+    else:
+        results[position] = previous + gx
+
+
+def _capture_outputs(func: Function, gys: list, captured: dict[int, int], results: list) -> None:
+    """grad 함수: 입력으로 준 중간 변수의 미분값은 그 창조자를 꺼낼 때 다 모여 있습니다."""
+    for ref, gy in zip(func.outputs, gys, strict=True):
+        y = ref()
+        if y is not None and id(y) in captured:
+            _add_result(results, captured[id(y)], gy)
+
+
 def output_index(creator: Function, x: Variable) -> int:
     """x가 창조자의 몇 번째 출력인지. 출력이 하나면 0입니다."""
     outputs = creator.outputs
@@ -118,26 +217,33 @@ def output_index(creator: Function, x: Variable) -> int:
     raise RuntimeError(f"{type(creator).__name__}의 출력 목록에 이 변수가 없습니다.")
 
 
-def _seed(root: Variable, create_graph: bool) -> object:
-    """역전파의 시작값: 미리 넣어 둔 grad가 있으면 그 복사본, 없으면 출력과 같은 모양의 1."""
-    if root.grad is None:
+def _seed(root: Variable, given: object, create_graph: bool) -> object:
+    """역전파의 시작값: 주어진 값(grad 함수의 grad_outputs), 미리 넣어 둔 root.grad의 복사본,
+    둘 다 없으면 출력과 같은 모양의 1. create_graph이면 미분하지 않는 상수 Variable로 감쌉니다."""
+    if given is None:
+        given = root.grad
+    if given is None:
         seed = np.ones_like(root.data)
     else:
-        grad = _array_of(root.grad)
-        _check_grad(grad, root.data.shape, "미리 넣어 둔 미분값(grad)")
+        array = _array_of(given)
+        _check_grad(array, root.data.shape, "시작 미분값(grad)")
         # 사용자의 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 되므로 복사합니다.
-        seed = np.array(grad, copy=True)
-    # create_graph: 시작값도 Variable이어야 합니다. 미분하지 않는 상수로 만듭니다.
+        seed = np.array(array, copy=True)
     return type(root)(seed, requires_grad=False) if create_graph else seed
 
 
-def _fill_missing_grads(func: Function, gys: list, as_variable: type | None) -> None:
-    """미분값을 받지 못한 출력(쓰지 않았거나 이미 사라진 출력)의 미분값을 0으로 채웁니다."""
+def _fill_missing_grads(func: Function, gys: list, create_graph: bool) -> None:
+    """미분값을 받지 못한 출력(쓰지 않았거나 이미 사라진 출력)의 미분값을 0으로 채웁니다.
+
+    create_graph이면 0도 미분하지 않는 상수 Variable이어야 합니다. 다른 출력이 받은 미분값이 하나는
+    있으므로(그래서 이 함수가 힙에 들어왔습니다) 그 타입으로 만듭니다.
+    """
+    variable_type = type(next(gy for gy in gys if gy is not None)) if create_graph else None
     for i, ref in enumerate(func.outputs):
         if gys[i] is None:
             y = ref()
             zeros = np.zeros_like(y.data) if y is not None else np.zeros(*func.output_specs[i])
-            gys[i] = zeros if as_variable is None else as_variable(zeros, requires_grad=False)
+            gys[i] = zeros if variable_type is None else variable_type(zeros, requires_grad=False)
 
 
 def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: set[int]) -> None:
