@@ -112,8 +112,9 @@ def propagate(
     모읍니다.
     """
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
-    heap = [(-func.generation, order, func) for order, func in enumerate(pending)]
-    heapq.heapify(heap)
+    heap: list[tuple] = []
+    for order, func in enumerate(pending):  # 시작값이 든 함수들(출력이 하나면 하나)
+        heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
     # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
     retained: set[int] = set()
