@@ -72,7 +72,9 @@ def _pow_backward(out: Value) -> None:
 
 def _relu_backward(out: Value) -> None:
     (a,) = out._prev
-    if out.data > 0.0:  # 양수 구간의 기울기는 1, 나머지(0 포함)는 0으로 둡니다.
+    # 0 이하 구간의 기울기는 0(0에서도 0으로 둡니다), 나머지는 1입니다. NaN은 0 이하가 아니므로
+    # PyTorch처럼 기울기를 그대로 넘깁니다(NaN이 0으로 사라지지 않고 드러나게).
+    if not out.data <= 0.0:
         a.grad += out.grad
 
 
@@ -283,7 +285,9 @@ class Value:
 
     def relu(self) -> Value:
         x = self.data
-        return _node(x if x > 0.0 else 0.0, (self,), "relu", _relu_backward)
+        # `x > 0.0`으로 고르면 NaN이 0.0이 되어 발산한 학습이 손실 0으로 보입니다. 음수만 0으로 바꾸므로
+        # NaN은 NaN으로 남습니다(micrograd, PyTorch와 같음).
+        return _node(0.0 if x < 0.0 else x, (self,), "relu", _relu_backward)
 
     def tanh(self) -> Value:
         return _node(math.tanh(self.data), (self,), "tanh", _tanh_backward)
@@ -308,13 +312,23 @@ class Value:
 
     # --8<-- [start:backward]
     def backward(self) -> None:
-        """이 노드에 대한 모든 선행 노드의 기울기를 grad에 더합니다 (두 번 부르면 누적됩니다)."""
+        """이 노드에 대한 모든 선행 노드의 기울기를 grad에 더합니다 (두 번 부르면 누적됩니다).
+
+        규칙 하나가 예외를 내면(예: 0에서 x ** 0.5의 기울기) 모든 노드의 grad를 부르기 전으로
+        되돌리고 예외를 그대로 올립니다. 기울기가 반쯤 더해진 채 남지 않습니다.
+        """
         order = topological_order(self)
+        before = [node.grad for node in order]  # 실패하면 되돌릴 값
         self.grad = 1.0  # dself/dself = 1
-        for node in reversed(order):  # 출력에서 입력 쪽으로
-            rule = node._rule
-            if rule is not None:  # 말단 변수에는 전할 곳이 없습니다
-                rule(node)
+        try:
+            for node in reversed(order):  # 출력에서 입력 쪽으로
+                rule = node._rule
+                if rule is not None:  # 말단 변수에는 전할 곳이 없습니다
+                    rule(node)
+        except BaseException:
+            for node, grad in zip(order, before, strict=True):
+                node.grad = grad
+            raise
         # --8<-- [end:backward]
 
 
