@@ -219,9 +219,7 @@ def _check_points(
                 todo = "0/1 레이블이라면 2 * y - 1로 -1/+1 레이블을 만들어 넘겨 주세요."
             else:
                 todo = "레이블을 -1과 +1로 바꿔 주세요."
-            raise ValueError(
-                f"레이블은 -1 또는 +1이어야 합니다. 받은 {i}번 레이블: {yi!r}. {todo}"
-            )
+            raise ValueError(f"레이블은 -1 또는 +1이어야 합니다. 받은 {i}번 레이블: {yi!r}. {todo}")
         signs.append(y)
     return signs
 
