@@ -1,21 +1,34 @@
-"""역전파 활성/비활성 모드를 스레드마다 따로 관리합니다.
+"""역전파 활성/비활성 모드를 스레드와 asyncio 작업마다 따로 관리합니다.
 
 책의 DeZero는 `Config.enable_backprop`을 전역 클래스 속성으로 둡니다. 그러면 한 스레드가
 `no_grad()`에 들어가는 순간 다른 모든 스레드도 계산 그래프를 기록하지 않게 됩니다.
-여기서는 값을 `contextvars.ContextVar`에 담아, 스레드(와 asyncio 작업)마다 독립적으로 둡니다.
+여기서는 값을 `contextvars.ContextVar`에 담습니다. 그래서
+
+- 스레드마다 따로입니다. 새 스레드는 기본값(활성)에서 시작합니다.
+- asyncio 작업(Task)마다 따로입니다. 작업은 만들어질 때의 값을 복사해 시작하므로, `no_grad()` 안에서
+  만든 작업은 비활성으로 시작하고, 한 작업이 `await` 하는 동안 `no_grad()` 안에 있어도 다른 작업의
+  계산에는 영향이 없습니다. (PyTorch의 모드는 스레드마다 따로일 뿐이라, 같은 스레드의 작업끼리는 섞입니다.)
+- Jupyter(ipykernel 7)의 셀은 같은 컨텍스트에서 차례로 돌므로, 한 셀에서 `Config.enable_backprop`을 바꾸면
+  다음 셀에도 남습니다. 스크립트의 위에서 아래로 실행하는 것과 같습니다.
+
+`with` 블록은 들어간 스레드(작업)에서 나와야 합니다. 다른 스레드에서 나오려고 하면 아무것도 바꾸지 않고
+한국어 RuntimeError를 내므로, 들어간 쪽은 여전히 제대로 나올 수 있습니다.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable
+from typing import TypeVar
 
 # 설정 이름 -> 그 설정을 담는 ContextVar. 새 스레드는 기본값에서 시작합니다.
 _ENABLE_BACKPROP: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "enable_backprop", default=True
 )
 _SETTINGS: dict[str, contextvars.ContextVar[bool]] = {"enable_backprop": _ENABLE_BACKPROP}
+
+F = TypeVar("F", bound=Callable)
 
 
 def _setting(name: object) -> contextvars.ContextVar[bool]:
@@ -28,8 +41,20 @@ def _setting(name: object) -> contextvars.ContextVar[bool]:
         ) from None
 
 
+def _check_bool(name: str, value: object) -> bool:
+    """설정값은 True나 False만 받습니다. `"False"`는 참으로 읽히므로 조용히 받지 않습니다."""
+    if type(value) is not bool:
+        text = repr(value)
+        if len(text) > 60:
+            text = text[:57] + "..."
+        raise TypeError(
+            f"설정 {name}에는 True나 False를 넣어 주세요. 받은 값: {type(value).__name__} {text}."
+        )
+    return value
+
+
 class _ConfigMeta(type):
-    """`Config.enable_backprop`을 읽고 쓰면 현재 스레드의 값이 바뀌도록 합니다."""
+    """`Config.enable_backprop`을 읽고 쓰면 현재 스레드(작업)의 값이 바뀌도록 합니다."""
 
     @property
     def enable_backprop(cls) -> bool:
@@ -37,25 +62,47 @@ class _ConfigMeta(type):
 
     @enable_backprop.setter
     def enable_backprop(cls, value: bool) -> None:
-        _SETTINGS["enable_backprop"].set(bool(value))
+        _SETTINGS["enable_backprop"].set(_check_bool("enable_backprop", value))
 
 
 class Config(metaclass=_ConfigMeta):
     """엔진의 설정. `Config.enable_backprop`은 현재 스레드에서 계산 그래프를 기록할지 정합니다."""
 
 
-@contextlib.contextmanager
-def using_config(name: str, value: bool) -> Iterator[None]:
+class using_config(contextlib.ContextDecorator):  # noqa: N801 - 책과 같은 함수 이름을 씁니다.
     """`with` 블록(또는 데코레이터로 감싼 함수) 안에서만 설정 `name`을 `value`로 바꿉니다.
 
-    블록이 예외로 끝나도 이전 값으로 되돌립니다. `contextlib.contextmanager`로 만든 객체는
-    `ContextDecorator`이기도 하므로 `@using_config("enable_backprop", False)`처럼 쓸 수 있습니다.
+    블록이 예외로 끝나도 이전 값으로 되돌립니다. 데코레이터로 쓰면 호출마다 새 블록이 되므로
+    여러 스레드가 같은 함수를 함께 불러도 됩니다. 같은 객체로 `with`를 겹쳐 써도 됩니다.
     """
-    token = _setting(name).set(bool(value))
-    try:
-        yield
-    finally:
-        _setting(name).reset(token)
+
+    def __init__(self, name: str, value: bool) -> None:
+        self._var = _setting(name)
+        self._name = name
+        self._value = _check_bool(name, value)
+        self._tokens: list[contextvars.Token[bool]] = []
+
+    def _recreate_cm(self) -> using_config:  # 데코레이터: 호출마다 새 블록
+        return type(self)(self._name, self._value)
+
+    def __enter__(self) -> None:
+        self._tokens.append(self._var.set(self._value))
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self._tokens:
+            raise RuntimeError(
+                f"using_config({self._name!r}, {self._value}) 블록에 들어가지 않았는데 나오려고 "
+                f"했습니다. with 문으로 쓰세요."
+            )
+        try:
+            self._var.reset(self._tokens[-1])
+        except ValueError:  # 토큰을 만든 컨텍스트(스레드, asyncio 작업)가 아닙니다.
+            raise RuntimeError(
+                f"using_config({self._name!r}, {self._value}) 블록(no_grad 포함)은 들어간 스레드"
+                f"(또는 asyncio 작업)에서 나와야 합니다. 이 블록은 다른 스레드에서 열렸으므로 아무것도 "
+                f"바꾸지 않았습니다. 블록을 연 스레드에서 with 문으로 닫으세요."
+            ) from None
+        self._tokens.pop()
 
 
 # 현재 스레드가 계산 그래프를 기록하는지(역전파 활성 모드인지) 알려 줍니다.
@@ -63,6 +110,6 @@ def using_config(name: str, value: bool) -> Iterator[None]:
 backprop_enabled = _ENABLE_BACKPROP.get
 
 
-def no_grad() -> contextlib.AbstractContextManager[None]:
+def no_grad() -> using_config:
     """역전파 비활성 모드: 추론처럼 미분이 필요 없을 때 계산 그래프를 기록하지 않습니다."""
     return using_config("enable_backprop", False)
