@@ -211,14 +211,17 @@ def test_final_engine_graph():
     assert parse_dot(to_dot(y)) == (nodes_, edges)
 
 
-def test_final_engine_graph_after_backward_keeps_only_what_the_engine_kept():
-    """retain_graph=False인 역전파는 함수의 입력을 놓아 줍니다. 그림도 그것을 그대로 보여 줍니다."""
+def test_final_engine_graph_released_by_backward_is_refused_not_drawn_wrong():
+    """retain_graph=False인 역전파는 함수의 입력을 놓아 줍니다. 값의 흐름을 그리면 마지막 함수만 남은
+    틀린 그림이 되므로 retain_graph=True를 알려 주며 거부합니다(이슈 16 항목 7)."""
     x = tg.Variable(np.array(3.0), name="x")
     y = tg.square(tg.square(x))
     y.backward(retain_graph=True)
     assert len(parse_mermaid(to_mermaid(y))[0]) == 5
     y.backward()
-    assert labels(parse_mermaid(to_mermaid(y))[0]) == ["Square", "81.0"]
+    for draw in (to_mermaid, to_dot):
+        with pytest.raises(RuntimeError, match=r"retain_graph=True"):
+            draw(y, show_grad=True)
 
 
 # --- 라벨 -------------------------------------------------------------------------------
@@ -255,7 +258,9 @@ def test_missing_grad_is_shown_as_none():
     ],
 )
 def test_value_formatting(data, expected):
-    assert to_mermaid(tg.Variable(data)) == f'flowchart LR\n    n0(["{expected}"])'
+    # 정수와 bool 배열은 미분하지 않는 변수로만 담을 수 있습니다(이슈 16 항목 2).
+    variable = tg.Variable(data, requires_grad=data is None or data.dtype.kind == "f")
+    assert to_mermaid(variable) == f'flowchart LR\n    n0(["{expected}"])'
 
 
 def test_gradient_that_is_a_variable_is_shown_by_its_data():

@@ -10,6 +10,10 @@
 - 보통은 역전파 비활성 모드에서 ndarray로 계산합니다. `create_graph=True`이면 역전파 활성
   모드에서 Variable로 계산하므로, 역전파의 계산도 그래프로 기록됩니다(고계 미분).
 - 사용자가 만든 함수의 backward 결과는 값을 하나라도 바꾸기 전에 모두 검사합니다.
+- 전부 아니면 전무: 역전파 도중에 예외가 나면 이번 역전파가 바꾼 `grad`를 모두 되돌리고, 그래프도
+  놓아 주지 않습니다. 그래프는 역전파가 끝까지 성공한 뒤에 한꺼번에 놓아 줍니다(`retain_graph=False`).
+- 시작 미분값은 PyTorch처럼 `gradient`로 준 값이거나 1입니다. 변수의 `grad`에 남은 값은 쓰지 않습니다.
+- 말단 변수의 미분값은 그 변수의 dtype으로 맞춥니다(float32 변수의 grad는 float32, PyTorch와 같음).
 """
 
 from __future__ import annotations
@@ -27,20 +31,25 @@ if TYPE_CHECKING:
 
 
 def backpropagate(
-    root: Variable, retain_grad: bool, retain_graph: bool, create_graph: bool
+    root: Variable,
+    retain_grad: bool,
+    retain_graph: bool,
+    create_graph: bool,
+    gradient: object = None,
 ) -> None:
     """`Variable.backward`의 본체: root에서 시작해 말단 변수들의 grad에 미분값을 누적합니다."""
     _check_root(root)
     creator = root.creator
-    if creator is None:  # 말단 변수: 거슬러 올라갈 함수가 없습니다.
-        root.grad = _seed(root, None, create_graph)
+    if creator is None:  # 말단 변수: 거슬러 올라갈 함수가 없습니다. 미분값은 시작값 자신입니다.
+        if not root.requires_grad:
+            raise _no_grad_root(root)
+        _accumulate_leaf(root, _seed(root, gradient, create_graph), [], (), 0, create_graph)
         return
     if creator.edges is None:
         raise _released(creator)  # 그래프를 하나도 바꾸기 전에 알립니다.
     # 시작값은 지역 변수로 붙잡지 않고 바로 창조자의 칸에 둡니다(역전파 내내 메모리에 남지 않게).
     pending = {creator: [None] * len(creator.outputs)}
-    pending[creator][output_index(creator, root)] = _seed(root, None, create_graph)
-    root.grad = None  # retain_grad=True이면 역전파가 다시 채웁니다.
+    pending[creator][output_index(creator, root)] = _seed(root, gradient, create_graph)
     with using_config("enable_backprop", create_graph):
         propagate(pending, retain_grad, retain_graph, create_graph)
 
@@ -109,69 +118,85 @@ def propagate(
     """역전파의 반복문. `pending`은 함수 -> 출력마다 모은 미분값이고, 시작값이 든 칸에서 출발합니다.
 
     `captured`(grad 함수)가 있으면 미분값을 grad에 누적하지 않고, 그 변수들의 미분값만 `results`에
-    모읍니다.
+    모읍니다. 도중에 예외가 나면 바꾼 grad를 모두 되돌리고 그래프를 놓아 주지 않은 채 다시 올립니다.
     """
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
     heap: list[tuple] = []
     for order, func in enumerate(pending):  # 시작값이 든 함수들(출력이 하나면 하나)
         heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
+    # 이번 역전파가 grad를 바꾼 변수: id -> (변수, 바꾸기 전의 grad). 실패하면 되돌립니다.
+    touched: dict[int, tuple] = {}
+    # backward를 마친 함수들. 역전파가 끝까지 성공하면 그때 놓아 줍니다(retain_graph=False).
+    done: list[Function] = []
     # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
     retained: set[int] = set()
 
-    while heap:
-        _, _, func = heapq.heappop(heap)
-        edges = func.edges
-        if edges is None:
-            raise _released(func)
-        gys = pending.pop(func)
-        if len(gys) != 1 or gys[0] is None:  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
-            _fill_missing_grads(func, gys, create_graph)
-        if retain_grad:
-            _keep_output_grads(func, gys, create_graph, retained)
-        if captured:
-            _capture_outputs(func, gys, captured, results)
-        if create_graph and not func.supports_create_graph:
-            raise _not_graph_ready(func)
-        gxs = func.backward(*gys)
-        if type(gxs) is not tuple:
-            gxs = (gxs,)
-        if func.checks_backward:  # 값을 하나라도 바꾸기 전에 개수, 종류, 모양을 모두 검사합니다.
-            _validate_backward_result(func, gxs, create_graph)
+    try:
+        while heap:
+            _, _, func = heapq.heappop(heap)
+            edges = func.edges
+            if edges is None:
+                raise _released(func)
+            gys = pending.pop(func)
+            if (
+                len(gys) != 1 or gys[0] is None
+            ):  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
+                _fill_missing_grads(func, gys, create_graph)
+            if retain_grad:
+                _keep_output_grads(func, gys, create_graph, retained, touched)
+            if captured:
+                _capture_outputs(func, gys, captured, results)
+            checks = func.checks_backward
+            if checks:  # 사용자가 만든 함수: create_graph를 지원하는지, 입력의 data가 그대로인지
+                _check_user_function(func, create_graph)
+            elif create_graph and not func.supports_create_graph:
+                raise _not_graph_ready(func)
+            gxs = func.backward(*gys)
+            if type(gxs) is not tuple:
+                gxs = (gxs,)
+            if checks:  # 값을 하나라도 바꾸기 전에 개수, 종류, 모양을 모두 검사합니다.
+                _validate_backward_result(func, gxs, create_graph)
 
-        needs = func.needs_input_grad
-        for i, gx in enumerate(gxs):
-            if gx is None or not needs[i]:
-                continue
-            edge = edges[i]
-            if type(edge) is tuple:  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
-                creator, index = edge
-            else:
-                creator = edge.creator
-                if creator is None:  # 말단 변수: 미분값을 grad에 누적합니다.
-                    if captured is None:
-                        _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
-                    elif id(edge) in captured:
-                        _add_result(results, captured[id(edge)], gx)
+            needs = func.needs_input_grad
+            for i, gx in enumerate(gxs):
+                if gx is None or not needs[i]:
                     continue
-                index = output_index(creator, edge)
-            slots = pending.get(creator)
-            if slots is None:  # 처음 미분값을 받는 함수: 칸을 만들고 힙에 넣습니다.
-                if len(creator.outputs) == 1:
-                    pending[creator] = [gx]
+                edge = edges[i]
+                if type(edge) is tuple:  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
+                    creator, index = edge
                 else:
-                    pending[creator] = slots = [None] * len(creator.outputs)
-                    slots[index] = gx
-                order += 1
-                heapq.heappush(heap, (-creator.generation, order, creator))
-            else:
-                previous = slots[index]
-                slots[index] = gx if previous is None else previous + gx
-
-        if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다(_release와 같음).
+                    creator = edge.creator
+                    if creator is None:  # 말단 변수: 미분값을 grad에 누적합니다.
+                        if captured is None:
+                            if id(edge) not in touched:
+                                touched[id(edge)] = (edge, edge.grad)
+                            _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
+                        elif id(edge) in captured:
+                            _add_result(results, captured[id(edge)], _as_dtype_of(edge, gx))
+                        continue
+                    index = output_index(creator, edge)
+                slots = pending.get(creator)
+                if slots is None:  # 처음 미분값을 받는 함수: 칸을 만들고 힙에 넣습니다.
+                    if len(creator.outputs) == 1:
+                        pending[creator] = [gx]
+                    else:
+                        pending[creator] = slots = [None] * len(creator.outputs)
+                        slots[index] = gx
+                    order += 1
+                    heapq.heappush(heap, (-creator.generation, order, creator))
+                else:
+                    previous = slots[index]
+                    slots[index] = gx if previous is None else previous + gx
+            done.append(func)
+    except BaseException:  # 전부 아니면 전무: 바꾼 grad를 되돌리고, 그래프는 그대로 둡니다.
+        for x, grad in touched.values():
+            x.grad = grad
+        raise
+    if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다.
+        for func in done:
             func.edges = None
-            if func.keeps_output:
-                func.output_data = None
+            func.output_data = None  # keeps_output이 아닌 함수에도 자리가 있습니다(_connect).
 
 
 def _check_root(root: object) -> None:
@@ -181,6 +206,22 @@ def _check_root(root: object) -> None:
         )
     if root.data is None:
         raise ValueError("data가 None인 Variable에서는 역전파를 시작할 수 없습니다.")
+    if root.data.dtype.kind != "f":
+        dtype = root.data.dtype
+        what = "복소수" if dtype.kind == "c" else "실수가 아닌"
+        raise TypeError(
+            f"{what} 출력(dtype {dtype})에서는 역전파를 시작할 수 없습니다. 이 엔진의 미분은 실수 "
+            f"출력에서만 정의합니다(PyTorch도 복소수 출력의 시작값은 만들지 않습니다). 실수 배열로 "
+            f"계산하거나, 복소수라면 실수부와 허수부를 따로 실수 변수로 계산하세요."
+        )
+
+
+def _no_grad_root(root: Variable) -> RuntimeError:
+    return RuntimeError(
+        f"미분이 필요 없는 변수(requires_grad=False)에서는 역전파를 시작할 수 없습니다. 받은 변수: "
+        f"{root!r}. no_grad 안에서 계산했거나 상수만으로 계산한 결과입니다. 미분할 입력을 "
+        f"Variable(data)로 만들고 no_grad 밖에서 계산하세요."
+    )
 
 
 def _as_list(value: object, what: str) -> list:
@@ -219,15 +260,19 @@ def output_index(creator: Function, x: Variable) -> int:
 
 
 def _seed(root: Variable, given: object, create_graph: bool) -> object:
-    """역전파의 시작값: 주어진 값(grad 함수의 grad_outputs), 미리 넣어 둔 root.grad의 복사본,
-    둘 다 없으면 출력과 같은 모양의 1. create_graph이면 미분하지 않는 상수 Variable로 감쌉니다."""
-    if given is None:
-        given = root.grad
+    """역전파의 시작값: 주어진 값(`backward(gradient=)`, grad 함수의 `grad_outputs`)의 복사본, 없으면
+    출력과 같은 모양의 1. root.grad에 남은 값은 쓰지 않습니다(PyTorch와 같음). create_graph이면
+    미분하지 않는 상수 Variable로 감쌉니다."""
     if given is None:
         seed = np.ones_like(root.data)
     else:
         array = _array_of(given)
-        _check_grad(array, root.data.shape, "시작 미분값(grad)")
+        _check_grad(array, root.data.shape, "시작 미분값(gradient)")
+        if array.dtype.kind != "f":
+            raise TypeError(
+                f"시작 미분값(gradient)은 실수 배열이어야 합니다. 받은 dtype: {array.dtype}. "
+                f"np.asarray(gradient, dtype=float)로 바꿔서 넘겨 주세요."
+            )
         # 사용자의 배열을 입력의 미분값으로 그대로 넘기면 같은 객체를 공유하게 되므로 복사합니다.
         seed = np.array(array, copy=True)
     return type(root)(seed, requires_grad=False) if create_graph else seed
@@ -247,8 +292,10 @@ def _fill_missing_grads(func: Function, gys: list, create_graph: bool) -> None:
             gys[i] = zeros if variable_type is None else variable_type(zeros, requires_grad=False)
 
 
-def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: set[int]) -> None:
-    """retain_grad=True: 살아 있는 출력 변수에 그 미분값을 남깁니다.
+def _keep_output_grads(
+    func: Function, gys: list, create_graph: bool, retained: set[int], touched: dict[int, tuple]
+) -> None:
+    """retain_grad=True: 살아 있는 출력 변수의 grad에 그 미분값을 더합니다(말단 변수처럼, PyTorch와 같음).
 
     덧셈처럼 미분값을 그대로 넘기는 함수 때문에 같은 배열이 여러 변수에 갈 수 있으므로, 이미 다른
     변수에 남긴 배열이면 복사합니다(사용자가 한 변수의 grad를 고쳐도 다른 변수가 바뀌지 않게).
@@ -257,6 +304,10 @@ def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: 
         y = ref()
         if y is None:
             continue
+        if id(y) not in touched:
+            touched[id(y)] = (y, y.grad)
+        if y.grad is not None:
+            gy = y.grad + gy  # 제자리 덧셈을 하지 않습니다: 새 배열이 됩니다.
         if not create_graph:
             if id(gy) in retained or type(gy) is not np.ndarray:
                 gy = np.array(gy, copy=True)
@@ -267,18 +318,34 @@ def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: 
 def _accumulate_leaf(
     x: Variable, gx: object, gys: list, gxs: tuple, i: int, create_graph: bool
 ) -> None:
-    """말단 변수의 grad에 미분값을 더합니다. 사용자가 볼 배열이므로 다른 변수와 공유하지 않습니다."""
+    """말단 변수의 grad에 미분값을 더합니다. 사용자가 볼 배열이므로 다른 변수와 공유하지 않습니다.
+
+    미분값은 변수의 dtype으로 맞춥니다: float32 변수를 float64 상수와 계산해 float64 미분값이 와도
+    grad는 float32입니다(PyTorch와 같음). create_graph의 미분값(Variable)은 계산된 dtype 그대로입니다.
+    """
     if x.grad is None:
         if not create_graph:
             if type(gx) is not np.ndarray:
                 gx = np.asarray(gx)  # 0차원 연산이 돌려준 NumPy 스칼라
             elif _is_shared(gx, gys, gxs, i):
                 gx = gx.copy()
+            gx = _as_dtype_of(x, gx)
         x.grad = gx
     else:
         x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-        if not create_graph and type(x.grad) is not np.ndarray:
-            x.grad = np.asarray(x.grad)
+        if not create_graph:
+            x.grad = _as_dtype_of(x, np.asarray(x.grad))
+
+
+def _as_dtype_of(x: Variable, gx: object) -> object:
+    """첫 계산의 미분값(ndarray)을 변수 x의 dtype으로 맞춥니다. 같으면 그대로 돌려줍니다."""
+    data = x.data
+    if type(gx) is not np.ndarray or data is None:
+        return gx
+    dtype = data.dtype
+    if gx.dtype is dtype or gx.dtype == dtype:
+        return gx
+    return gx.astype(dtype)
 
 
 def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
@@ -292,18 +359,31 @@ def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
     return False
 
 
-def _release(func: Function) -> None:
-    """역전파를 마친 함수가 붙잡은 입력과 출력 데이터를 놓아 줍니다(retain_graph=False)."""
-    func.edges = None
-    if func.keeps_output:
-        func.output_data = None
-
-
 def _released(func: Function) -> RuntimeError:
+    if func.outputs is None:  # 호출된 적이 없는 함수: 창조자를 손으로 이은 경우(책의 7단계 방식)
+        name = type(func).__name__
+        return RuntimeError(
+            f"창조자 {name}은(는) 호출되어 그래프에 든 함수가 아닙니다(창조자를 손으로 이은 것 "
+            f"같습니다). 최종 엔진에서는 함수를 호출하면 출력의 창조자가 정해집니다: y = {name}()(x). "
+            f"책의 7단계처럼 set_creator로 손수 잇는 코드는 tinygrad_ko.steps.step07에서 실행하세요."
+        )
     return RuntimeError(
         f"{type(func).__name__}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
         f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요."
     )
+
+
+def _check_user_function(func: Function, create_graph: bool) -> None:
+    """사용자가 만든 함수의 backward를 부르기 전에: create_graph 지원과 입력 data의 변경을 봅니다.
+
+    라이브러리의 함수는 `saved()`가 같은 검사를 합니다. 사용자의 함수는 `self.inputs`를 직접
+    읽으므로 여기서 합니다.
+    """
+    if create_graph and not func.supports_create_graph:
+        raise _not_graph_ready(func)
+    from .core import check_kept_data  # core가 이 모듈을 가져오므로 여기서 가져옵니다.
+
+    check_kept_data(func)
 
 
 def _not_graph_ready(func: Function) -> TypeError:
@@ -323,6 +403,11 @@ def _validate_backward_result(func: Function, gxs: tuple, create_graph: bool) ->
     값이므로 받아 두고, 말단 변수에 담을 때 ndarray로 바꿉니다.
     """
     name = type(func).__name__
+    if len(gxs) == 1 and isinstance(gxs[0], list) and len(func.edges) != 1:
+        raise TypeError(
+            f"{name}.backward가 미분값을 리스트로 돌려주었습니다(원소 {len(gxs[0])}개). 입력이 여럿이면 "
+            f"입력마다 하나씩 튜플로 돌려주세요: return gx0, gx1."
+        )
     if len(gxs) != len(func.edges):
         raise ValueError(
             f"{name}.backward가 미분값 {len(gxs)}개를 돌려주었지만 입력은 {len(func.edges)}개입니다. "

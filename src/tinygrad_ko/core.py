@@ -12,9 +12,13 @@
 - 역전파는 재귀 없이 세대 순서의 우선순위 큐(heapq)로 돕니다(`backprop.py`).
 - 역전파도 계산 그래프로 기록할 수 있습니다(`backward(create_graph=True)`): 그러면 미분값이
   `Variable`이 되어 한 번 더 미분할 수 있습니다(고계 미분).
-- 같은 `Function` 인스턴스를 두 번 호출하면 두 번째 호출부터는 얕은 복사본이 새 노드가 됩니다.
+- 같은 `Function` 인스턴스를 두 번 호출하면 두 번째 호출부터는 그래프 상태를 뺀 복사본이 새 노드가
+  됩니다. 두 스레드가 동시에 불러도 한 호출만 원래 인스턴스를 씁니다.
+- 미분이 필요한 변수는 실수(float) 배열만 받습니다. 정수, bool, 복소수 배열의 미분값은 넘치거나
+  잘리거나 켤레 규약이 필요하므로, 무엇을 하라는지 알려 주며 거부합니다(PyTorch와 같은 결정).
+- 역전파에 쓸 입력의 `data`를 순전파 뒤에 다른 배열로 바꾸면, 역전파가 그것을 알아채고 멈춥니다.
 - 잘못된 입력과 잘못된 모양의 미분값은 한국어 메시지와 함께 바로 거부합니다.
-- 역전파 활성 모드는 스레드마다 따로입니다(`config.py`).
+- 역전파 활성 모드는 스레드와 asyncio 작업마다 따로입니다(`config.py`).
 """
 
 from __future__ import annotations
@@ -51,10 +55,32 @@ def describe(value: object) -> str:
     return f"{type(value).__name__} {text}"
 
 
+def not_differentiable(dtype: np.dtype) -> TypeError:
+    """미분이 필요한 변수에 실수가 아닌 배열을 넣었을 때의 오류(PyTorch도 정수와 bool은 거부합니다)."""
+    if dtype.kind == "c":
+        return TypeError(
+            f"복소수 배열(dtype {dtype})에는 미분값을 구하지 않습니다. 이 엔진의 미분 공식은 실수용이라 "
+            f"복소수에서는 켤레를 취하지 않은 틀린 값이 나옵니다. 실수부와 허수부를 따로 실수 변수로 "
+            f"담거나(data.real, data.imag), 미분하지 않을 상수라면 requires_grad=False로 만드세요."
+        )
+    return TypeError(
+        f"미분이 필요한 Variable에는 실수(float) 배열만 넣을 수 있습니다. 받은 배열의 dtype: {dtype}. "
+        f"정수와 bool의 미분값은 그 dtype으로 계산되어 넘치거나(uint8에서 -1이 255로) 잘립니다. "
+        f"이미지처럼 정수로 온 데이터라면 data.astype(np.float32)나 data.astype(np.float64)로 바꿔서 "
+        f"넣고, 미분하지 않을 상수라면 Variable(data, requires_grad=False)로 만드세요."
+    )
+
+
 class Variable:
     """데이터(`data`)와 그 미분값(`grad`)을 담는 상자이자 계산 그래프의 변수 노드입니다.
 
     `requires_grad=False`로 만든 변수는 상수로 다룹니다: 역전파가 그 미분값을 구하지 않습니다.
+    미분이 필요한 변수(기본값)의 데이터는 실수(float16/32/64) 배열이어야 합니다. 정수, bool, 복소수
+    배열은 `requires_grad=False`일 때만 받습니다(PyTorch와 같음). 미분값(`grad`)은 변수와 같은
+    dtype입니다: float32 변수를 float64 상수와 계산해도 `grad`는 float32입니다(PyTorch와 같음).
+
+    `pickle`과 `copy.copy`는 값(data, name, requires_grad)만 담은 말단 변수를 만듭니다(PyTorch와 같음).
+    `copy.deepcopy`는 말단 변수만 됩니다. 계산 그래프의 중간 변수는 거부합니다(PyTorch와 같음).
     """
 
     __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
@@ -79,6 +105,8 @@ class Variable:
             raise TypeError(
                 f"requires_grad에는 True나 False를 넣어 주세요. 받은 값: {describe(requires_grad)}."
             )
+        if requires_grad and data is not None and data.dtype.kind != "f":
+            raise not_differentiable(data.dtype)
         self.data = data
         self.name = name
         self.grad: np.ndarray | Variable | None = None
@@ -104,7 +132,48 @@ class Variable:
         return self.data.dtype
 
     def __len__(self) -> int:
+        if self.data is None or self.data.ndim == 0:
+            raise TypeError(
+                f"0차원이거나 data가 None인 Variable에는 길이가 없습니다. 받은 변수: {self!r}. "
+                f"원소 수는 x.size로, 모양은 x.shape로 보세요."
+            )
         return len(self.data)
+
+    def __bool__(self) -> bool:
+        """원소가 하나인 변수만 참/거짓이 정해집니다(PyTorch, NumPy와 같음)."""
+        data = self.data
+        if data is None:
+            raise TypeError(
+                "data가 None인 Variable은 참/거짓을 정할 수 없습니다. x.data is None으로 확인하세요."
+            )
+        if data.size != 1:
+            raise ValueError(
+                f"원소가 {data.size}개인 Variable(모양 {data.shape})의 참/거짓은 정할 수 없습니다. "
+                f"(x.data > 0).any()나 .all()처럼 배열로 물어보세요."
+            )
+        return bool(data)
+
+    # --- 복사와 pickle: 값만 담은 말단 변수(PyTorch와 같음) ------------------------------------
+    def __reduce__(self) -> tuple:
+        """pickle과 copy.copy: 그래프(창조자)와 미분값 없이 값만 담은 말단 변수가 됩니다.
+
+        창조자를 따라 그래프 전체를 담으면 약한 참조(weakref) 때문에 실패하고, 깊은 그래프에서는
+        RecursionError가 납니다. PyTorch도 값과 requires_grad만 담습니다.
+        """
+        return (_restore_variable, (self.data, self.name, self.requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Variable:
+        if self.creator is not None:
+            raise RuntimeError(
+                f"계산 그래프의 중간 변수(창조자가 {type(self.creator).__name__}인 변수)는 deepcopy할 수 "
+                f"없습니다(PyTorch와 같음). 복사본의 그래프는 원래 그래프와 이어지지 않아 역전파가 "
+                f"틀립니다. 값만 필요하면 Variable(y.data.copy())를, 그래프가 필요하면 순전파를 다시 "
+                f"계산하세요."
+            )
+        new = _restore_variable(copy.deepcopy(self.data, memo), self.name, self.requires_grad)
+        new.grad = copy.deepcopy(self.grad, memo)
+        memo[id(self)] = new
+        return new
 
     def __repr__(self) -> str:
         if self.data is None:
@@ -114,7 +183,14 @@ class Variable:
 
     # --- 계산 그래프 ---------------------------------------------------------------
     def set_creator(self, func: Function) -> None:
-        """이 변수를 만든 함수(창조자)를 기억하고, 세대를 창조자보다 하나 크게 둡니다."""
+        """이 변수를 만든 함수(창조자)를 기억하고, 세대를 창조자보다 하나 크게 둡니다.
+
+        최종 엔진에서는 함수를 호출할 때 엔진이 창조자를 정합니다. 책의 7단계처럼 손으로 이으면
+        함수가 입력을 모르므로, 호출해서 이 변수를 출력으로 낸 함수만 받습니다.
+        """
+        outputs = getattr(func, "outputs", None)
+        if outputs is None or all(ref() is not self for ref in outputs):
+            raise RuntimeError(_hand_wired_message(self, func))
         self.creator = func
         self.generation = func.generation + 1
 
@@ -127,21 +203,34 @@ class Variable:
         retain_grad: bool = False,
         retain_graph: bool | None = None,
         create_graph: bool = False,
+        *,
+        gradient: np.ndarray | None = None,
     ) -> None:
         """이 변수에서 시작해 계산 그래프를 거꾸로 따라가며 입력들의 미분값을 구합니다.
 
         - `retain_grad=False`(기본값): 말단 변수의 미분값만 남깁니다. True이면 중간 변수와 이
-          변수 자신의 미분값도 남깁니다.
-        - `retain_graph`: False이면 역전파를 마친 함수가 붙잡아 둔 입력을 놓아 줍니다. 같은
+          변수 자신의 미분값도 남깁니다. 남긴 미분값도 말단 변수처럼 호출마다 더해집니다.
+        - `retain_graph`: False이면 역전파가 끝난 뒤 함수들이 붙잡아 둔 입력을 놓아 줍니다. 같은
           그래프로 역전파를 한 번 더 하려면 True를 주세요. 주지 않으면 `create_graph`와 같습니다.
         - `create_graph=True`: 역전파의 계산도 그래프로 기록합니다. 미분값이 `Variable`이 되므로
           `x.grad.backward()`로 2계 미분을 구할 수 있습니다.
+        - `gradient`: 시작 미분값(이 변수와 같은 모양의 배열). 주지 않으면 1입니다. PyTorch처럼
+          이 변수의 `grad`에 미리 넣어 둔 값이나 앞선 `retain_grad=True`가 남긴 값은 시작값으로
+          쓰지 않습니다(책의 7단계처럼 `y.grad`를 넣는 방식은 `tinygrad_ko.steps`의 엔진에서 씁니다).
 
-        알고리즘은 `backprop.py`에 있습니다.
+        역전파는 전부 아니면 전무입니다: 도중에 예외가 나면(사용자 함수의 backward 오류, Ctrl+C)
+        어느 변수의 `grad`도 바뀌지 않고 그래프도 놓아 주지 않으므로, 원인을 고쳐 다시 부를 수
+        있습니다. 알고리즘은 `backprop.py`에 있습니다.
         """
+        if (
+            type(retain_grad) is not bool
+            or type(create_graph) is not bool
+            or (retain_graph is not None and type(retain_graph) is not bool)
+        ):
+            raise _bad_flags(retain_grad, retain_graph, create_graph)
         if retain_graph is None:
             retain_graph = create_graph
-        backpropagate(self, retain_grad, retain_graph, create_graph)
+        backpropagate(self, retain_grad, retain_graph, create_graph, gradient)
 
 
 def as_variable(obj: object) -> Variable:
@@ -152,10 +241,48 @@ def as_variable(obj: object) -> Variable:
         return Variable(obj)
     if isinstance(obj, Number | np.generic) and not isinstance(obj, str):
         return Variable(np.asarray(obj))
+    if type(obj).__name__ == "Variable" and hasattr(obj, "data"):
+        module = type(obj).__module__
+        raise TypeError(
+            f"다른 모듈({module})의 Variable을 받았습니다. 최종 엔진(tinygrad_ko)의 함수에는 "
+            f"tinygrad_ko.Variable을, 단계별 엔진의 함수에는 그 단계의 Variable을 넘겨 주세요. "
+            f"값만 옮기려면 tinygrad_ko.Variable(x.data)로 감싸고, 4단계의 numerical_diff로 최종 "
+            f"엔진의 함수를 확인하려던 것이라면 tinygrad_ko.numerical_diff를 쓰세요."
+        )
     raise TypeError(
         f"Variable, numpy.ndarray 또는 수가 필요합니다. 받은 값: {describe(obj)}. "
         f"리스트라면 np.array(...)로 바꿔서 넘겨 주세요."
     )
+
+
+def _restore_variable(data: object, name: object, requires_grad: bool) -> Variable:
+    """pickle과 복사가 쓰는 생성자: 값만 담은 말단 변수(검사는 Variable()과 같음)."""
+    return Variable(data, name, requires_grad)
+
+
+def _hand_wired_message(var: Variable, func: object) -> str:
+    name = type(func).__name__
+    return (
+        f"{name}은(는) 호출되어 이 변수를 출력으로 낸 함수가 아니므로 창조자로 이을 수 없습니다. "
+        f"최종 엔진에서는 함수를 호출하면 출력의 창조자가 정해집니다: y = {name}()(x). 책의 "
+        f"7단계처럼 set_creator로 손수 잇는 코드는 tinygrad_ko.steps.step07에서 실행하세요."
+    )
+
+
+def _bad_flags(retain_grad: object, retain_graph: object, create_graph: object) -> TypeError:
+    for name, value in (
+        ("retain_grad", retain_grad),
+        ("retain_graph", retain_graph),
+        ("create_graph", create_graph),
+    ):
+        if type(value) is not bool and not (name == "retain_graph" and value is None):
+            hint = ""
+            if isinstance(value, np.ndarray | Variable):
+                hint = " 시작 미분값을 주려던 것이라면 backward(gradient=...)로 넘겨 주세요."
+            return TypeError(
+                f"backward의 {name}에는 True나 False를 넣어 주세요. 받은 값: {describe(value)}.{hint}"
+            )
+    return TypeError("backward의 인수를 확인해 주세요.")
 
 
 class Function:
@@ -192,11 +319,22 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
-    # 이 인스턴스가 이미 그래프의 노드인지. 그렇다면 다음 호출은 복사본을 씁니다.
+    # 붙잡은 입력 변수마다 (id(변수), 순전파 때의 data 객체를 가리키는 약한 참조). 역전파가 data가
+    # 바뀌었는지 확인합니다. 약한 참조라 배열을 붙잡지 않으므로 그래프를 놓아 줄 때 지울 것이 없습니다.
+    # 붙잡은 변수가 없는 함수(예: 상수와의 곱셈)에는 없습니다(클래스의 None).
+    kept_data: list[tuple[int, weakref.ref]] | None = None
+    # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지. 그렇다면 다음 호출은
+    # 그래프 상태를 뺀 복사본(`_fresh_node`)을 씁니다.
     in_graph = False
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
-        node = copy.copy(self) if self.in_graph else self
+        # 읽자마자 씁니다. 읽기와 쓰기 사이에 함수 호출이 없으므로(GIL이 있는 CPython에서) 다른
+        # 스레드가 끼어들 수 없어, 두 스레드가 처음 부른 같은 인스턴스를 둘 다 쓰는 일이 없습니다.
+        if self.in_graph:
+            node = self._fresh_node()
+        else:
+            self.in_graph = True
+            node = self
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
         datas, needs = [], []
         for x in inputs:
@@ -213,6 +351,9 @@ class Function:
         except ValueError as error:
             _explain_shape_error(node, inputs, error)
             raise
+        except TypeError as error:
+            _explain_missing_data(node, inputs, error)
+            raise
         if type(ys) is tuple:
             outputs = [_wrap_output(y) for y in ys]
         else:
@@ -223,7 +364,31 @@ class Function:
         else:  # 그래프에 들어가지 않은 출력은 미분할 수 없는 상수입니다.
             for output in outputs:
                 output.requires_grad = False
+            node.in_graph = False  # 그래프에 들지 않았으니 인스턴스를 다시 그대로 써도 됩니다.
         return outputs[0] if len(outputs) == 1 else outputs
+
+    def _fresh_node(self) -> Function:
+        """이미 쓰이고 있는 인스턴스를 다시 부를 때의 새 노드: 그래프 상태를 뺀 속성의 복사본.
+
+        `copy.copy`를 그대로 쓰면 앞 그래프의 상태(예: 브로드캐스트한 입력의 모양)가 새 노드에 남아
+        역전파가 조용히 틀립니다. 리스트나 딕셔너리 같은 가변 속성은 두 노드가 함께 쓰게 되므로
+        (한쪽의 append가 다른 쪽의 역전파를 바꿈) 복사하지 않고 거부합니다.
+        """
+        state = self.__dict__.copy()  # 한 번의 C 호출: 다른 스레드가 바꾸는 중에도 안전합니다.
+        node = object.__new__(type(self))
+        fresh = node.__dict__
+        for key, value in state.items():
+            if key in _GRAPH_STATE:
+                continue
+            if isinstance(value, list | dict | set | bytearray):
+                name = type(self).__name__
+                raise TypeError(
+                    f"이미 쓰이고 있는 {name} 인스턴스를 다시 불렀습니다. 속성 {key}"
+                    f"({type(value).__name__})를 두 그래프가 함께 쓰게 되어, 한쪽의 변경이 다른 쪽의 "
+                    f"역전파를 바꿉니다. 부를 때마다 새 인스턴스를 만들어 주세요: {name}(...)(x)."
+                )
+            fresh[key] = value
+        return node
 
     def _connect(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
         """출력의 창조자가 되어 그래프에 들어갑니다. 역전파에 필요한 입력만 붙잡습니다.
@@ -238,7 +403,12 @@ class Function:
                 f"입력마다 True나 False를 하나씩 돌려주세요."
             )
         out_shape = outputs[0].data.shape
-        edges, generation, broadcast = [], 0, False
+        edges, generation, broadcast = (
+            [],
+            0,
+            False,
+        )  # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풉니다.
+        kept_data = None
         for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
             if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
                 edges.append(x)
@@ -248,17 +418,23 @@ class Function:
             if x.data.shape != out_shape:
                 broadcast = True
             creator = x.creator
-            if keep or creator is None:
-                edges.append(x)  # 역전파에 쓰는 입력과 말단 변수는 붙잡습니다.
+            if keep:  # 역전파에 쓰는 입력: 붙잡고, 지금의 data 객체도 (약한 참조로) 기억합니다.
+                edges.append(x)
+                mark = (id(x), _data_ref(x.data))
+                if kept_data is None:
+                    self.kept_data = kept_data = [mark]
+                else:
+                    kept_data.append(mark)
+            elif creator is None:
+                edges.append(x)  # 말단 변수도 붙잡습니다(미분값을 grad에 넣어야 하므로).
             elif len(creator.outputs) == 1:
                 edges.append((creator, 0))  # 나머지 중간 변수는 (창조자, 출력 번호)만 기억합니다.
             else:
                 edges.append((creator, output_index(creator, x)))
         self.edges = edges
-        if broadcast:
-            self.input_shapes = tuple([np.shape(_data(x)) for x in args])
+        # 늘 인스턴스에 둡니다. 이항 연산의 역전파가 읽을 때 클래스의 기본값까지 찾아가지 않게 합니다.
+        self.input_shapes = tuple([np.shape(_data(x)) for x in args]) if broadcast else None
         self.generation = generation
-        self.in_graph = True
         for output in outputs:
             output.creator = self
             output.generation = generation + 1
@@ -267,8 +443,38 @@ class Function:
         else:
             self.outputs = [weakref.ref(output) for output in outputs]
             self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
-        if self.keeps_output:
-            self.output_data = tuple([y.data for y in outputs])
+        # 출력을 붙잡지 않는 함수도 자리를 둡니다. 그래야 역전파가 그래프를 놓아 줄 때 keeps_output을
+        # 읽지 않고 바로 None을 쓸 수 있습니다(클래스 속성 읽기가 인스턴스 속성 쓰기보다 느립니다).
+        self.output_data = None
+
+    def _connect_keeping_output(
+        self, args: tuple, outputs: list[Variable], needs: list[bool]
+    ) -> None:
+        """`keeps_output = True`인 함수의 `_connect`: 출력의 데이터도 붙잡습니다(`saved_output`)."""
+        Function._connect(self, args, outputs, needs)
+        self.output_data = tuple([y.data for y in outputs])
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """`keeps_output`에 맞는 `_connect`를 클래스를 만들 때 한 번 고릅니다.
+
+        함수를 부를 때마다 `self.keeps_output`을 읽으면, 클래스 속성을 인스턴스로 읽는 느린 길을
+        지납니다(파이썬 3.11에서 인스턴스 속성의 약 다섯 배).
+        """
+        super().__init_subclass__(**kwargs)
+        current = cls.__dict__.get("_connect")
+        if current is None or current in (Function._connect, Function._connect_keeping_output):
+            cls._connect = (
+                Function._connect_keeping_output if cls.keeps_output else Function._connect
+            )
+
+    def __getstate__(self) -> dict:
+        """pickle과 복사: 그래프에 든 함수는 약한 참조와 다른 노드를 가리키므로 담지 않습니다."""
+        if self.outputs is not None:
+            raise TypeError(
+                f"계산 그래프에 든 함수({type(self).__name__})는 pickle하거나 복사할 수 없습니다. "
+                f"변수의 값을 저장하려면 Variable이나 그 data를 pickle하세요(값만 담깁니다)."
+            )
+        return self.__dict__
 
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
@@ -311,6 +517,8 @@ class Function:
         if edges is None:
             raise _released(self)
         if backprop_enabled():
+            if self.kept_data is not None:
+                check_kept_data(self)
             return [
                 _as_graph_input(x) if keep else None
                 for x, keep in zip(edges, self.kept, strict=True)
@@ -319,7 +527,12 @@ class Function:
         for x, keep in zip(
             edges, self.kept, strict=True
         ):  # 입력이 한두 개라 컴프리헨션보다 빠릅니다(3.11).
-            values.append((x.data if type(x) is Variable else x) if keep else None)
+            if not keep:
+                values.append(None)
+            elif type(x) is Variable:  # 붙잡은 변수: data가 순전파 때의 배열인지 보고 꺼냅니다.
+                values.append(_kept_data_of(self, x))
+            else:
+                values.append(x)  # 상수
         return values
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
@@ -338,6 +551,72 @@ class Function:
             output.creator = self
             output.generation = self.generation + 1
         return output
+
+
+# 그래프에 든 노드의 상태: 인스턴스를 다시 부를 때 새 노드에 옮기지 않습니다(클래스의 기본값으로).
+_GRAPH_STATE = frozenset(
+    {
+        "needs_input_grad",
+        "kept",
+        "edges",
+        "outputs",
+        "input_shapes",
+        "output_specs",
+        "output_data",
+        "kept_data",
+        "generation",
+        "in_graph",
+        "backward",  # trace.py가 역전파를 기록하는 동안 잠시 바꿔 끼우는 메서드
+    }
+)
+
+
+def _data_ref(data: object) -> object:
+    """data 객체를 가리키는 약한 참조. None이면(사용자의 forward가 None을 받은 경우) None을 돌려줍니다."""
+    return _none_ref if data is None else weakref.ref(data)
+
+
+def _none_ref() -> None:
+    return None
+
+
+def check_kept_data(func: Function) -> None:
+    """역전파에 쓸 입력의 data가 순전파 뒤에 다른 배열로 바뀌었으면 멈춥니다(PyTorch의 버전 검사).
+
+    순전파 때의 data 객체를 약한 참조로 기억해 두었다가 같은 객체인지(`is`)만 봅니다. 그래서
+    `x.data = 새 배열`은 잡지만, 같은 배열을 제자리에서 고치는 `x.data[...] = 값`, `x.data -= 값`은
+    잡지 못합니다(배열의 내용을 비교하려면 순전파마다 복사해야 합니다).
+    """
+    kept_data = func.kept_data
+    if kept_data is None or func.edges is None:
+        return
+    marks = dict(kept_data)
+    for i, x in enumerate(func.edges):
+        ref = marks.get(id(x)) if type(x) is Variable else None
+        if ref is not None and ref() is not x.data:
+            name = f"'{x.name}'" if x.name else "이름 없는 변수"
+            raise RuntimeError(
+                f"역전파에 필요한 {type(func).__name__}의 {i}번 입력({name})의 data가 순전파 뒤에 "
+                f"다른 배열로 바뀌었습니다. 이대로 계산하면 틀린 미분값이 나옵니다. data를 바꾸기 "
+                f"전에 역전파를 마치거나, 바꾼 값으로 순전파를 다시 계산하세요."
+            )
+
+
+def _kept_data_of(func: Function, x: Variable) -> np.ndarray:
+    """붙잡은 변수 x의 data. 순전파 뒤에 다른 배열로 바뀌었으면 `check_kept_data`가 멈춥니다.
+
+    `inputs`가 보여 주려고 감싼 상수(미분하지 않는 Variable)는 기억한 data가 없으므로 그대로 꺼냅니다.
+    """
+    data = x.data
+    kept_data = func.kept_data
+    if kept_data is not None:
+        key = id(x)
+        for mark, ref in kept_data:
+            if mark == key:
+                if ref() is not data:
+                    check_kept_data(func)
+                break
+    return data
 
 
 def _check_constant(x: object) -> None:
@@ -384,6 +663,17 @@ def _explain_shape_error(func: Function, args: list, error: ValueError) -> None:
             f"{type(func).__name__}의 순전파를 계산할 수 없습니다. 입력의 모양: {listed}. "
             f"모양이 같거나 브로드캐스트할 수 있는 입력을 넣어 주세요. (NumPy: {error})"
         ) from error
+
+
+def _explain_missing_data(func: Function, args: tuple, error: TypeError) -> None:
+    """forward의 TypeError가 data가 None인 변수 때문이면 그렇다고 알려 줍니다."""
+    for i, x in enumerate(args):
+        if type(x) is Variable and x.data is None:
+            name = f"'{x.name}'" if x.name else "이름 없는 변수"
+            raise TypeError(
+                f"{type(func).__name__}의 {i}번 입력({name})의 data가 None이라 계산할 수 없습니다. "
+                f"먼저 x.data에 numpy 배열을 넣어 주세요."
+            ) from error
 
 
 def _resolve(edge: Variable | tuple) -> Variable | None:

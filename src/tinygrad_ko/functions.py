@@ -169,7 +169,13 @@ class Pow(LibraryFunction):
         self.c = c
 
     def forward(self, x):
-        return x**self.c
+        try:
+            return x**self.c
+        except ValueError as error:  # NumPy: 정수 배열의 음수 정수 거듭제곱
+            raise ValueError(
+                f"정수 배열(dtype {x.dtype})에는 음수 거듭제곱(x ** {self.c})을 할 수 없습니다. "
+                f"x.astype(np.float64)처럼 실수 배열로 바꾸거나 지수를 실수({float(self.c)})로 주세요."
+            ) from error
 
     def backward(self, gy):
         (x,) = self.saved()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Number
 
 import numpy as np
 
@@ -16,8 +17,7 @@ def numerical_diff(f: Callable, x: Variable, eps: float = 1e-4) -> np.ndarray:
     x의 모든 원소를 한꺼번에 움직이므로, 원소별 함수(square, exp 같은)에만 맞습니다.
     입력 원소마다 따로 움직이는 일반적인 방법은 `numerical_grad`입니다.
     """
-    x = as_variable(x)
-    data = x.data.astype(np.float64)
+    data = _float_data(x)
     with no_grad():
         y0 = f(Variable(as_array(data - eps)))
         y1 = f(Variable(as_array(data + eps)))
@@ -29,7 +29,7 @@ def numerical_grad(f: Callable, *inputs: Variable, eps: float = 1e-4) -> list[np
 
     입력 원소 하나마다 순전파를 두 번 하므로, 원소가 n개면 순전파가 2n번 필요합니다.
     """
-    datas = [as_variable(x).data.astype(np.float64) for x in inputs]
+    datas = [_float_data(x) for x in inputs]
 
     def total() -> float:
         with no_grad():
@@ -54,12 +54,30 @@ def numerical_grad(f: Callable, *inputs: Variable, eps: float = 1e-4) -> list[np
 def gradient_check(
     f: Callable, *inputs: Variable, rtol: float = 1e-4, atol: float = 1e-5, eps: float = 1e-4
 ) -> bool:
-    """역전파로 구한 미분값과 수치 미분이 `np.allclose(rtol, atol)`로 가까우면 True를 돌려줍니다."""
-    variables = [Variable(as_variable(x).data.astype(np.float64)) for x in inputs]
+    """역전파로 구한 미분값과 수치 미분이 `np.allclose(rtol, atol)`로 가까우면 True를 돌려줍니다.
+
+    f가 쓰지 않은 입력은 역전파가 미분값을 주지 않으므로(grad가 None) 0으로 봅니다. 그 입력의
+    수치 미분도 0이어야 True입니다.
+    """
+    variables = [Variable(_float_data(x)) for x in inputs]
     y = f(*variables)
     y.backward()
     expected = numerical_grad(f, *variables, eps=eps)
     return all(
-        v.grad is not None and np.allclose(v.grad, g, rtol=rtol, atol=atol)
+        np.allclose(np.zeros_like(v.data) if v.grad is None else v.grad, g, rtol=rtol, atol=atol)
         for v, g in zip(variables, expected, strict=True)
+    )
+
+
+def _float_data(x: object) -> np.ndarray:
+    """입력의 데이터를 float64 배열로. 정수 배열이나 파이썬 정수도 받습니다(미분은 실수로 합니다)."""
+    data = x.data if isinstance(x, Variable) else x
+    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
+        return data.astype(np.float64)
+    if isinstance(data, Number | np.generic) and not isinstance(data, complex | np.complexfloating):
+        return np.asarray(data, dtype=np.float64)
+    as_variable(x if data is None else data)  # 알맞은 한국어 메시지로 거부합니다.
+    raise TypeError(
+        f"미분을 확인할 입력은 실수 배열이어야 합니다. 받은 값: {type(data).__name__}. "
+        f"np.array(..., dtype=float)로 바꿔서 넘겨 주세요."
     )

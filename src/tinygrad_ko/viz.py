@@ -13,6 +13,10 @@
    변수를 가리키는 `weakref.ref`)
 3. micrograd 방식의 `Value`(16장): `_prev`(입력 노드의 튜플), `_op`(연산 이름), `data`, `grad`
 
+최종 엔진에서 기본값(`retain_graph=False`)으로 역전파한 그래프는 함수가 입력을 놓아 주었으므로 값의
+흐름을 그릴 수 없습니다. 그때는 마지막 함수만 남은 틀린 그림 대신 `retain_graph=True`를 알려 주는
+RuntimeError를 냅니다.
+
 그림은 두 가지입니다. 기본 그림은 값이 흐르는 방향(입력 → 함수 → 출력)으로 화살표를 긋고,
 `refs=True`이면 객체가 다른 객체를 가리키는 참조(`creator`, `inputs[0]`, `outputs[0]`, `_prev[0]`)를
 이름표를 단 화살표로 긋습니다. 약한 참조(`weakref.ref`)는 점선입니다.
@@ -308,6 +312,13 @@ class _GraphReader:
             creator = getattr(node, "creator", None)
             return [] if creator is None else [creator]
         inputs = getattr(node, "inputs", None)
+        if inputs is None and not refs and _released_by_backward(node):
+            raise RuntimeError(
+                f"{type(node).__name__}의 그래프는 앞선 역전파(retain_graph=False)에서 해제되어 입력을 "
+                f"알 수 없습니다. 이대로 그리면 마지막 함수만 남은 틀린 그림이 됩니다. 역전파한 뒤에도 "
+                f"그래프를 그리려면 backward(retain_graph=True)로 역전파하거나, 역전파하기 전에 그리세요. "
+                f"(참조 그림 refs=True는 해제된 지금의 참조를 그대로 그립니다.)"
+            )
         if inputs is not None:
             if (
                 getattr(node, "edges", None) is not None
@@ -406,6 +417,11 @@ def _is_graph_variable(node: object) -> bool:
         or hasattr(node, "creator")
         or (hasattr(node, "data") and hasattr(node, "grad"))
     )
+
+
+def _released_by_backward(node: object) -> bool:
+    """최종 엔진의 함수가 그래프에 들었다가(outputs가 있음) 역전파에서 입력을 놓아 주었는지(edges가 None)."""
+    return getattr(node, "edges", False) is None and getattr(node, "outputs", None) is not None
 
 
 def _other_outputs(node: object) -> list[object]:

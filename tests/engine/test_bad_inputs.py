@@ -69,19 +69,24 @@ def test_nan_inf_and_empty_arrays_follow_ieee_rules(data):
 
 
 int_arrays = hnp.arrays(
-    dtype=st.sampled_from([np.int64, np.int32, np.bool_]),
+    dtype=st.sampled_from([np.int64, np.int32, np.uint8, np.int8, np.bool_, np.complex128]),
     shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3),
 )
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=int_arrays)
-def test_int_and_bool_arrays_give_correct_gradients(data):
-    x = Variable(data)
-    y = x * 3.0 + 1.0
-    y.backward()
-    np.testing.assert_array_equal(y.data, data * 3.0 + 1.0)
-    np.testing.assert_array_equal(x.grad, np.full(data.shape, 3.0))
+def test_int_bool_and_complex_arrays_need_no_gradient_or_are_refused(data):
+    # 이슈 16 항목 2, 3: 미분이 필요한 변수로는 거부하고(무엇을 하라는지 알려 줌), 상수로는 받습니다.
+    with pytest.raises(TypeError, match="astype|data.real") as info:
+        Variable(data)
+    assert str(info.value).endswith("세요.")
+    x = Variable(data, requires_grad=False)
+    with np.errstate(all="ignore"):  # 복소수 원소의 inf, nan
+        y = x * 3.0 + 1.0
+        expected = data * 3.0 + 1.0
+    assert not y.requires_grad and y.creator is None
+    np.testing.assert_array_equal(y.data, expected)
 
 
 @settings(max_examples=40, deadline=None)

@@ -13,7 +13,7 @@ def test_array_like_properties():
 
 
 def test_repr_indents_rows():
-    x = Variable(np.array([[1, 2], [3, 4]]))
+    x = Variable(np.array([[1, 2], [3, 4]]), requires_grad=False)
     assert repr(x) == "variable([[1 2]\n          [3 4]])"
     assert repr(Variable(None)) == "variable(None)"
     assert repr(Variable(np.array(2.0))) == "variable(2.0)"
@@ -59,16 +59,19 @@ def test_as_array_turns_scalars_into_arrays():
     assert tg.as_array(arr) is arr
 
 
-def test_int_and_bool_arrays_compute_correct_gradients():
-    x = Variable(np.array([1, 2, 3]))
-    y = x * x
-    y.backward()
-    np.testing.assert_array_equal(x.grad, [2, 4, 6])
-    n = Variable(np.array([0, 1]))
-    z = tg.exp(n)
-    z.backward()
-    np.testing.assert_allclose(n.grad, np.exp([0.0, 1.0]))
-    # bool 배열은 마스크 같은 상수로 흔히 씁니다.
+def test_int_and_bool_arrays_are_constants_only():
+    # 이슈 16 항목 2: 정수와 bool 배열은 미분이 필요한 변수로 받지 않고(PyTorch와 같음),
+    # 미분하지 않는 상수로는 받습니다. 실수 변수와 섞으면 실수 변수의 미분은 그대로 맞습니다.
+    with pytest.raises(TypeError, match="astype"):
+        Variable(np.array([1, 2, 3]))
+    n = Variable(np.array([0, 1]), requires_grad=False)
     w = Variable(np.array([2.0, 3.0]))
+    y = tg.exp(w * n)
+    assert not n.requires_grad and y.requires_grad
+    y.backward()
+    np.testing.assert_allclose(w.grad, [0.0, np.exp(3.0)])
+    assert n.grad is None
+    # bool 배열은 마스크 같은 상수로 흔히 씁니다.
+    w.cleargrad()
     (w * np.array([True, False])).backward()
     np.testing.assert_array_equal(w.grad, [1.0, 0.0])

@@ -5,8 +5,10 @@
 - ``numerical_diff``: 중앙 차분 (f(x+h) - f(x-h)) / 2h
 - ``forward_diff``: 전진 차분 (f(x+h) - f(x)) / h. 중앙 차분과 오차를 비교하려고 둡니다.
 
-``f``는 ``Variable``을 받아 ``Variable``을 돌려주는 것이면 무엇이든 됩니다.
-두 함수는 ``data`` 속성만 쓰므로, 뒤 단계의 ``Variable``을 넘겨도 동작합니다.
+``f``는 이 단계의 ``Variable``을 받아 ``data`` 속성이 있는 것을 돌려주는 것이면 무엇이든 됩니다.
+두 함수는 ``data`` 속성만 쓰므로, 뒤 단계(``tinygrad_ko.steps``)의 ``Variable``과 함수를 넘겨도
+동작합니다. 최종 엔진(``tinygrad_ko``)의 함수는 자기 ``Variable``만 받으므로(다른 모듈의 ``Variable``은
+무엇을 하라는지 알려 주며 거부합니다), 최종 엔진에는 ``tinygrad_ko.numerical_diff``를 쓰세요.
 한계: 입력 하나마다 ``f``를 두 번 계산해야 하고, 뺄셈에서 자릿수가 사라져 오차가 생깁니다.
 """
 
