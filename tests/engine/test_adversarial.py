@@ -443,7 +443,12 @@ def test_item11_asyncio_tasks_have_their_own_mode():
             inherited = await asyncio.create_task(asyncio.sleep(0, Config.enable_backprop))
         return inherited
 
-    inherited = asyncio.run(main())
+    # 다른 테스트(브라우저)가 이 스레드에 이벤트 루프를 돌리고 있을 수 있으므로 새 스레드에서 돌립니다.
+    results = []
+    runner = threading.Thread(target=lambda: results.append(asyncio.run(main())))
+    runner.start()
+    runner.join()
+    (inherited,) = results
     assert log == [("training", "Square"), ("inference", None)]
     assert inherited is False
     assert Config.enable_backprop is True
