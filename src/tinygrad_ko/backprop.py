@@ -69,6 +69,15 @@ def grad(
     출력마다의 시작값(없으면 1)입니다. 그래프에 쓰이지 않은 입력은 `allow_unused=True`일 때 None이고,
     아니면 RuntimeError입니다. 2계 미분, 기울기 벌점(gradient penalty), 헤세 행렬과 벡터의 곱에 씁니다.
     """
+    for name, flag in (
+        ("retain_graph", retain_graph),
+        ("create_graph", create_graph),
+        ("allow_unused", allow_unused),
+    ):
+        if type(flag) is not bool and not (name == "retain_graph" and flag is None):
+            raise TypeError(
+                f"grad의 {name}에는 True나 False를 넣어 주세요. 받은 값: {type(flag).__name__} {flag!r}."
+            )
     outputs = _as_list(outputs, "outputs")
     inputs = _as_list(inputs, "inputs")
     seeds = _as_list(grad_outputs, "grad_outputs") if grad_outputs is not None else None

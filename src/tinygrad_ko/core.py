@@ -403,11 +403,8 @@ class Function:
                 f"입력마다 True나 False를 하나씩 돌려주세요."
             )
         out_shape = outputs[0].data.shape
-        edges, generation, broadcast = (
-            [],
-            0,
-            False,
-        )  # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풉니다.
+        # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풀므로 kept_data는 따로 둡니다.
+        edges, generation, broadcast = [], 0, False
         kept_data = None
         for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
             if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.

@@ -144,6 +144,21 @@ def test_seed_decision_bad_gradient_and_positional_array_are_explained():
     assert x.grad is None
 
 
+def test_item11_flags_of_backward_and_grad_must_be_bool():
+    x = Variable(np.array(2.0))
+    y = x * 3.0
+    for call in (
+        lambda: y.backward(retain_grad="yes"),
+        lambda: y.backward(create_graph=1),
+        lambda: tg.grad(y, x, create_graph="True"),
+        lambda: tg.grad(y, x, allow_unused=None),
+    ):
+        with pytest.raises(TypeError, match="True나 False") as info:
+            call()
+        korean_instruction(info.value)
+    assert x.grad is None
+
+
 def test_seed_decision_leaf_backward_accumulates_like_pytorch():
     x = Variable(np.array(2.0))
     x.backward()
