@@ -148,9 +148,8 @@ def propagate(
             if edges is None:
                 raise _released(func)
             gys = pending.pop(func)
-            if (
-                len(gys) != 1 or gys[0] is None
-            ):  # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
+            # 흔한 경우(출력 하나, 미분값 있음)를 먼저 거릅니다.
+            if len(gys) != 1 or gys[0] is None:
                 _fill_missing_grads(func, gys, create_graph)
             if retain_grad:
                 _keep_output_grads(func, gys, create_graph, retained, touched)

@@ -469,7 +469,7 @@ class Function:
         if self.outputs is not None:
             raise TypeError(
                 f"계산 그래프에 든 함수({type(self).__name__})는 pickle하거나 복사할 수 없습니다. "
-                f"변수의 값을 저장하려면 Variable이나 그 data를 pickle하세요(값만 담깁니다)."
+                f"값을 저장하려면 값만 담기는 Variable이나 그 data를 pickle하세요."
             )
         return self.__dict__
 

@@ -315,9 +315,9 @@ class _GraphReader:
         if inputs is None and not refs and _released_by_backward(node):
             raise RuntimeError(
                 f"{type(node).__name__}의 그래프는 앞선 역전파(retain_graph=False)에서 해제되어 입력을 "
-                f"알 수 없습니다. 이대로 그리면 마지막 함수만 남은 틀린 그림이 됩니다. 역전파한 뒤에도 "
-                f"그래프를 그리려면 backward(retain_graph=True)로 역전파하거나, 역전파하기 전에 그리세요. "
-                f"(참조 그림 refs=True는 해제된 지금의 참조를 그대로 그립니다.)"
+                f"알 수 없습니다. 이대로 그리면 마지막 함수만 남은 틀린 그림이 됩니다(참조 그림 "
+                f"refs=True는 해제된 지금의 참조를 그대로 그립니다). 역전파한 뒤에도 그래프를 그리려면 "
+                f"backward(retain_graph=True)로 역전파하거나, 역전파하기 전에 그리세요."
             )
         if inputs is not None:
             if (
