@@ -204,6 +204,7 @@ def propagate(
     if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다.
         for func in done:
             func.edges = None
+            func.kept = None  # 붙잡은 변수의 순전파 때 data((data,) 자리)도 놓아 줍니다.
             func.output_data = None  # keeps_output이 아닌 함수에도 자리가 있습니다(_connect).
 
 

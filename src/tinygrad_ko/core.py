@@ -303,8 +303,9 @@ class Function:
     # 입력마다: 붙잡은 Variable, 상수의 데이터, 또는 풀려도 되는 중간 변수의 (창조자, 출력 번호).
     # 역전파가 그래프를 놓아 주면 None이 됩니다.
     edges: list | None = None
-    # 입력마다 `keep`이 골랐는지(역전파에 쓰는지).
-    kept: tuple[bool, ...] = ()
+    # 입력마다 `keep`이 골랐는지(역전파에 쓰는지). 붙잡은 변수의 자리에는 True 대신 순전파 때의
+    # data 객체를 담은 튜플 `(data,)`이 있어, 역전파가 data가 바뀌었는지 확인합니다(`check_kept_data`).
+    kept: tuple = ()
     outputs: list[weakref.ref] | None = None
     # 입력의 모양. 첫 출력과 모양이 다른 입력(브로드캐스트)이 있을 때만 기억하고, 아니면
     # None입니다. 브로드캐스트한 이항 연산이 미분값을 입력의 모양으로 되돌릴 때 씁니다.
@@ -319,10 +320,6 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
-    # 붙잡은 입력 변수마다 (id(변수), 순전파 때의 data 객체를 가리키는 약한 참조). 역전파가 data가
-    # 바뀌었는지 확인합니다. 약한 참조라 배열을 붙잡지 않으므로 그래프를 놓아 줄 때 지울 것이 없습니다.
-    # 붙잡은 변수가 없는 함수(예: 상수와의 곱셈)에는 없습니다(클래스의 None).
-    kept_data: list[tuple[int, weakref.ref]] | None = None
     # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지. 그렇다면 다음 호출은
     # 그래프 상태를 뺀 복사본(`_fresh_node`)을 씁니다.
     in_graph = False
@@ -403,9 +400,9 @@ class Function:
                 f"입력마다 True나 False를 하나씩 돌려주세요."
             )
         out_shape = outputs[0].data.shape
-        # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풀므로 kept_data는 따로 둡니다.
+        # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풀므로 marked는 따로 둡니다.
         edges, generation, broadcast = [], 0, False
-        kept_data = None
+        marked = False  # 붙잡은 변수가 있는지
         for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
             if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
                 edges.append(x)
@@ -415,19 +412,17 @@ class Function:
             if x.data.shape != out_shape:
                 broadcast = True
             creator = x.creator
-            if keep:  # 역전파에 쓰는 입력: 붙잡고, 지금의 data 객체도 (약한 참조로) 기억합니다.
+            if keep:  # 역전파에 쓰는 입력: 붙잡고, 아래에서 지금의 data 객체도 기억합니다.
                 edges.append(x)
-                mark = (id(x), _data_ref(x.data))
-                if kept_data is None:
-                    self.kept_data = kept_data = [mark]
-                else:
-                    kept_data.append(mark)
+                marked = True
             elif creator is None:
                 edges.append(x)  # 말단 변수도 붙잡습니다(미분값을 grad에 넣어야 하므로).
             elif len(creator.outputs) == 1:
                 edges.append((creator, 0))  # 나머지 중간 변수는 (창조자, 출력 번호)만 기억합니다.
             else:
                 edges.append((creator, output_index(creator, x)))
+        if marked:  # 붙잡은 변수의 자리에는 True 대신 (순전파 때의 data,)를 둡니다(check_kept_data).
+            self.kept = _marked(args, kept)
         self.edges = edges
         # 늘 인스턴스에 둡니다. 이항 연산의 역전파가 읽을 때 클래스의 기본값까지 찾아가지 않게 합니다.
         self.input_shapes = tuple([np.shape(_data(x)) for x in args]) if broadcast else None
@@ -514,8 +509,7 @@ class Function:
         if edges is None:
             raise _released(self)
         if backprop_enabled():
-            if self.kept_data is not None:
-                check_kept_data(self)
+            check_kept_data(self)
             return [
                 _as_graph_input(x) if keep else None
                 for x, keep in zip(edges, self.kept, strict=True)
@@ -527,7 +521,10 @@ class Function:
             if not keep:
                 values.append(None)
             elif type(x) is Variable:  # 붙잡은 변수: data가 순전파 때의 배열인지 보고 꺼냅니다.
-                values.append(_kept_data_of(self, x))
+                data = x.data
+                if type(keep) is tuple and keep[0] is not data:
+                    check_kept_data(self)
+                values.append(data)
             else:
                 values.append(x)  # 상수
         return values
@@ -560,7 +557,6 @@ _GRAPH_STATE = frozenset(
         "input_shapes",
         "output_specs",
         "output_data",
-        "kept_data",
         "generation",
         "in_graph",
         "backward",  # trace.py가 역전파를 기록하는 동안 잠시 바꿔 끼우는 메서드
@@ -568,52 +564,34 @@ _GRAPH_STATE = frozenset(
 )
 
 
-def _data_ref(data: object) -> object:
-    """data 객체를 가리키는 약한 참조. None이면(사용자의 forward가 None을 받은 경우) None을 돌려줍니다."""
-    return _none_ref if data is None else weakref.ref(data)
-
-
-def _none_ref() -> None:
-    return None
+def _marked(args: tuple, kept: tuple) -> tuple:
+    """`kept`에서 붙잡은 변수의 자리를 `(순전파 때의 data,)`로 바꾼 튜플. 입력이 하나인 흔한 경우는 바로."""
+    if len(args) == 1:
+        return ((args[0].data,),)
+    marked = []
+    for x, keep in zip(args, kept, strict=True):
+        marked.append((x.data,) if keep and type(x) is Variable else keep)
+    return tuple(marked)
 
 
 def check_kept_data(func: Function) -> None:
     """역전파에 쓸 입력의 data가 순전파 뒤에 다른 배열로 바뀌었으면 멈춥니다(PyTorch의 버전 검사).
 
-    순전파 때의 data 객체를 약한 참조로 기억해 두었다가 같은 객체인지(`is`)만 봅니다. 그래서
-    `x.data = 새 배열`은 잡지만, 같은 배열을 제자리에서 고치는 `x.data[...] = 값`, `x.data -= 값`은
-    잡지 못합니다(배열의 내용을 비교하려면 순전파마다 복사해야 합니다).
+    순전파 때의 data 객체를 기억해 두었다가 같은 객체인지(`is`)만 봅니다. 그래서 `x.data = 새 배열`은
+    잡지만, 같은 배열을 제자리에서 고치는 `x.data[...] = 값`, `x.data -= 값`은 잡지 못합니다(배열의
+    내용을 비교하려면 순전파마다 복사해야 합니다).
     """
-    kept_data = func.kept_data
-    if kept_data is None or func.edges is None:
+    edges, kept = func.edges, func.kept
+    if edges is None or kept is None:
         return
-    marks = dict(kept_data)
-    for i, x in enumerate(func.edges):
-        ref = marks.get(id(x)) if type(x) is Variable else None
-        if ref is not None and ref() is not x.data:
+    for i, (x, keep) in enumerate(zip(edges, kept, strict=True)):
+        if type(keep) is tuple and type(x) is Variable and x.data is not keep[0]:
             name = f"'{x.name}'" if x.name else "이름 없는 변수"
             raise RuntimeError(
                 f"역전파에 필요한 {type(func).__name__}의 {i}번 입력({name})의 data가 순전파 뒤에 "
                 f"다른 배열로 바뀌었습니다. 이대로 계산하면 틀린 미분값이 나옵니다. data를 바꾸기 "
                 f"전에 역전파를 마치거나, 바꾼 값으로 순전파를 다시 계산하세요."
             )
-
-
-def _kept_data_of(func: Function, x: Variable) -> np.ndarray:
-    """붙잡은 변수 x의 data. 순전파 뒤에 다른 배열로 바뀌었으면 `check_kept_data`가 멈춥니다.
-
-    `inputs`가 보여 주려고 감싼 상수(미분하지 않는 Variable)는 기억한 data가 없으므로 그대로 꺼냅니다.
-    """
-    data = x.data
-    kept_data = func.kept_data
-    if kept_data is not None:
-        key = id(x)
-        for mark, ref in kept_data:
-            if mark == key:
-                if ref() is not data:
-                    check_kept_data(func)
-                break
-    return data
 
 
 def _check_constant(x: object) -> None:
