@@ -272,8 +272,8 @@ def _accumulate_leaf(
         if not create_graph:
             if type(gx) is not np.ndarray:
                 gx = np.asarray(gx)  # 0차원 연산이 돌려준 NumPy 스칼라
-            elif _is_shared(gx, gys, gxs, i):
-                gx = gx.copy()
+            elif gx.base is not None or _is_shared(gx, gys, gxs, i):
+                gx = gx.copy()  # 뷰(reshape, broadcast_to의 결과)나 다른 곳과 나눠 쓰는 배열
         x.grad = gx
     else:
         x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
