@@ -326,7 +326,7 @@ def sum_to(x, shape):
     Variable을 돌려줍니다. 이미 그 모양이면 x를 그대로 돌려줍니다. 줄일 수 없는 모양은 ValueError.
     """
     shape = as_shape(shape)
-    if type(x) is not Variable and not isinstance(x, np.ndarray):
+    if type(x) is not Variable and not isinstance(x, np.ndarray | np.generic):
         x = as_variable(x)
     x_shape = x.shape
     if x_shape != shape:
@@ -342,7 +342,7 @@ def broadcast_to(x, shape):
     """
     if type(shape) is not tuple:
         shape = as_shape(shape)
-    if type(x) is not Variable and not isinstance(x, np.ndarray):
+    if type(x) is not Variable and not isinstance(x, np.ndarray | np.generic):
         x = as_variable(x)
     if x.shape == shape:
         return x

@@ -118,7 +118,7 @@ def check_matmul_shapes(x_shape: tuple[int, ...], w_shape: tuple[int, ...], what
     x2, w2 = _as_matrices(x_shape, w_shape)
     if x2[-1] != w2[-2]:
         raise ValueError(
-            f"{what}을(를) 계산할 수 없습니다: 모양 {x_shape} @ {w_shape}. 앞 배열의 마지막 축"
+            f"{what}: 모양 {x_shape} @ {w_shape}은(는) 계산할 수 없습니다. 앞 배열의 마지막 축"
             f"({x2[-1]})과 뒤 배열의 {'첫' if len(w_shape) == 1 else '끝에서 두 번째'} 축"
             f"({w2[-2]})의 크기가 같아야 합니다. 전치(.T)나 reshape으로 모양을 맞춰 주세요."
         )

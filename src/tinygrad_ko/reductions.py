@@ -46,14 +46,14 @@ def normalize_axis(axis: object, shape: tuple[int, ...], what: str) -> tuple[int
     ):
         raise TypeError(
             f"{what}의 axis는 None, 정수 또는 정수의 튜플이어야 합니다. 받은 값: {axis!r}. "
-            f"예: axis=0, axis=-1, axis=(0, 2)"
+            f"axis=0, axis=-1, axis=(0, 2)처럼 주세요."
         )
     ndim = len(shape)
     normalized = []
     for a in axes:
         if not -ndim <= a < ndim:
             raise ValueError(
-                f"{what}의 axis {axis!r}: 모양 {shape}인 배열({ndim}차원)에는 축 {int(a)}이(가) "
+                f"{what}의 axis {axis!r}: 모양 {shape}인 배열({ndim}차원)에는 {int(a)}번 축이 "
                 f"없습니다. -{ndim}부터 {ndim - 1}까지의 축을 주세요."
                 if ndim
                 else f"{what}의 axis {axis!r}: 0차원 배열(모양 ())에는 축이 없습니다. axis=None으로 "
