@@ -21,7 +21,11 @@ import numpy as np
 
 # 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산, 메모리.
 CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY = "chain", "depth", "fanin", "elementwise", "memory"
-ALL_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY)
+SCALAR_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY)
+# 제4고지의 텐서 작업: 1000x1000 행렬 곱의 사슬, 두 층 신경망의 학습 스텝(43단계의 sin 회귀).
+MATMUL, MLP = "matmul", "mlp"
+TENSOR_WORKLOADS = (MATMUL, MLP)
+ALL_WORKLOADS = SCALAR_WORKLOADS + TENSOR_WORKLOADS
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ ENGINES: dict[str, EngineInfo] = {
     for info in (
         EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
         EngineInfo(
-            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", ALL_WORKLOADS, True
+            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", SCALAR_WORKLOADS, True
         ),
         EngineInfo(
             "step18",
@@ -69,6 +73,7 @@ ENGINES: dict[str, EngineInfo] = {
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
+        EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP,), True, True),
         EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
     )
 }
@@ -143,6 +148,25 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
     def no_grad(self):
         return self.module.no_grad()
 
+    @staticmethod
+    def matmul(a, b):
+        return a @ b
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        """43단계의 학습 반복: linear -> sigmoid -> linear, 평균 제곱 오차, 경사 하강법."""
+        tg = self.module
+        ps = [tg.Variable(p.copy()) for p in params]
+        W1, b1, W2, b2 = ps
+        linear, sigmoid, mse = tg.linear, tg.sigmoid, tg.mean_squared_error
+        for _ in range(steps):
+            loss = mse(linear(sigmoid(linear(x, W1, b1)), W2, b2), t)
+            for p in ps:
+                p.cleargrad()
+            loss.backward()
+            for p in ps:
+                p.data -= lr * p.grad
+        return [p.data for p in ps], float(loss.data)
+
 
 class GenerationStepEngine(ArrayEngine):
     """16·18단계: 여러 입력을 받는 `Function`은 있지만 곱셈이 아직 없는 단계."""
@@ -214,6 +238,34 @@ class ScalarEngine(OperatorMixin, Engine):
         return self.value_class(value)
 
 
+# --- DeZero(PyPI) ---------------------------------------------------------------------
+class DezeroEngine(Engine):
+    """책의 저자가 PyPI에 올린 `dezero` 0.0.13. NumPy 1.24에서 없어진 `np.int`를 쓰므로, 가져오기
+    전에 이 프로세스에서만 `np.int = int`를 둡니다(패키지 자체는 고치지 않습니다)."""
+
+    def __init__(self) -> None:
+        if not hasattr(np, "int"):
+            np.int = int
+        import dezero
+        import dezero.functions
+
+        self.dezero = dezero
+        self.F = dezero.functions
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        F = self.F
+        ps = [self.dezero.Variable(p.copy()) for p in params]
+        W1, b1, W2, b2 = ps
+        for _ in range(steps):
+            loss = F.mean_squared_error(F.linear(F.sigmoid(F.linear(x, W1, b1)), W2, b2), t)
+            for p in ps:
+                p.cleargrad()
+            loss.backward()
+            for p in ps:
+                p.data -= lr * p.grad.data
+        return [p.data for p in ps], float(loss.data)
+
+
 # --- PyTorch --------------------------------------------------------------------------
 class TorchEngine(OperatorMixin, Engine):
     """PyTorch CPU, 스레드 하나, float64. tracemalloc이 보지 못하므로 메모리는 RSS로 잽니다."""
@@ -247,6 +299,27 @@ class TorchEngine(OperatorMixin, Engine):
     def no_grad(self):
         return self.torch.no_grad()
 
+    @staticmethod
+    def matmul(a, b):
+        return a @ b
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        """같은 학습 반복. `torch.addmm(b, x, W)`는 `F.linear`가 안에서 쓰는 x @ W + b 한 노드입니다."""
+        torch = self.torch
+        ps = [torch.tensor(p, requires_grad=True) for p in params]
+        W1, b1, W2, b2 = ps
+        xt, tt = torch.from_numpy(x), torch.from_numpy(t)
+        mse = torch.nn.functional.mse_loss
+        for _ in range(steps):
+            loss = mse(torch.addmm(b2, torch.sigmoid(torch.addmm(b1, xt, W1)), W2), tt)
+            for p in ps:
+                p.grad = None
+            loss.backward()
+            with torch.no_grad():
+                for p in ps:
+                    p -= lr * p.grad
+        return [p.detach().numpy() for p in ps], float(loss)
+
 
 def load(key: str):
     """엔진 이름으로 어댑터를 만듭니다(이때 엔진 모듈을 가져옵니다)."""
@@ -262,4 +335,6 @@ def load(key: str):
         return EarlyStepEngine(module)
     if key in ("value", "micrograd"):
         return ScalarEngine(module)
+    if key == "dezero":
+        return DezeroEngine()
     return TorchEngine()

@@ -41,6 +41,11 @@ class Sizes:
     elementwise_repeats: int = 11
     memory_shape: tuple[int, ...] = (100, 100, 100)
     memory_ops: int = 20
+    matmul_n: int = 1000
+    matmul_chain: int = 3  # x @ W1 @ W2 @ W3: 순전파 3번, 역전파 6번의 행렬 곱
+    matmul_repeats: int = 7
+    mlp_steps: int = 200  # 반복 한 번에 하는 학습 스텝 수
+    mlp_repeats: int = 11
 
 
 FULL = Sizes()
@@ -56,6 +61,10 @@ QUICK = Sizes(
     elementwise_n=200,
     elementwise_repeats=3,
     memory_shape=(10, 100, 100),
+    matmul_n=100,
+    matmul_repeats=2,
+    mlp_steps=20,
+    mlp_repeats=2,
 )
 
 # 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
@@ -285,3 +294,105 @@ def memory(engine, sizes: Sizes) -> dict:
             _memory_pass(engine, x_data, sizes, probe)  # 데우기
             result["rss_check"] = _memory_pass(engine, x_data, sizes, probe)
     return result
+
+
+# --- (f) 1000x1000 행렬 곱의 사슬 -----------------------------------------------------------
+def engine_matmul_chain(engine, x_data: np.ndarray, w_datas: list[np.ndarray]) -> list:
+    """엔진으로 y = x @ W1 @ W2 @ ...를 순전파하고 역전파합니다. [x의 미분값, W들의 미분값]."""
+    x = engine.array(x_data)
+    ws = [engine.array(w) for w in w_datas]
+    y = x
+    for w in ws:
+        y = engine.matmul(y, w)
+    engine.backward(y)
+    return [engine.grad(v) for v in [x, *ws]]
+
+
+def numpy_matmul_chain(x: np.ndarray, ws: list[np.ndarray]) -> list[np.ndarray]:
+    """같은 계산을 NumPy만으로: 순전파의 중간 결과를 남기고, 역전파는 gx = gy @ W.T, gW = h.T @ gy."""
+    hs = [x]
+    for w in ws:
+        hs.append(hs[-1] @ w)
+    gy = np.ones_like(hs[-1])
+    grads = []
+    for h, w in zip(reversed(hs[:-1]), reversed(ws), strict=True):
+        grads.append(h.T @ gy)
+        gy = gy @ w.T
+    return [gy, *reversed(grads)]
+
+
+def matmul(engine, sizes: Sizes) -> dict:
+    """엔진과 NumPy를 번갈아 재어, 반복마다 (엔진 시간 / NumPy 시간)을 구합니다(BLAS가 거의 다)."""
+    n, k = sizes.matmul_n, sizes.matmul_chain
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((n, n)) / np.sqrt(n)
+    ws = [rng.standard_normal((n, n)) / np.sqrt(n) for _ in range(k)]
+    want = numpy_matmul_chain(x, ws)
+    got = engine_matmul_chain(engine, x, ws)
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        if not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-9):
+            raise WrongGradient(f"{n}x{n} 행렬 곱 사슬: {i}번 입력의 미분값이 NumPy와 다릅니다.")
+    del got, want
+    engine_ms, numpy_ms = [], []
+    for repeat in range(sizes.matmul_repeats):
+        order = ("engine", "numpy") if repeat % 2 == 0 else ("numpy", "engine")
+        for which in order:
+            gc.collect()
+            t0 = clock()
+            if which == "engine":
+                engine_matmul_chain(engine, x, ws)
+            else:
+                numpy_matmul_chain(x, ws)
+            elapsed = (clock() - t0) / 1e6
+            (engine_ms if which == "engine" else numpy_ms).append(elapsed)
+    ratio = [e / p for e, p in zip(engine_ms, numpy_ms, strict=True)]
+    return {"n": n, "chain": k, "engine_ms": engine_ms, "numpy_ms": numpy_ms, "ratio": ratio}
+
+
+# --- (g) 두 층 신경망의 학습 스텝(43단계) --------------------------------------------------------
+MLP_HIDDEN, MLP_BATCH, MLP_LR = 10, 100, 0.2
+
+
+def mlp_problem() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """43단계의 sin 회귀: x ~ U(0, 1) 100개, t = sin(2πx) + 잡음, 1 -> 10 -> 1 신경망의 처음 매개변수."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0.0, 1.0, (MLP_BATCH, 1))
+    t = np.sin(2 * np.pi * x) + rng.uniform(0.0, 1.0, (MLP_BATCH, 1))
+    params = [
+        0.01 * rng.standard_normal((1, MLP_HIDDEN)),
+        np.zeros(MLP_HIDDEN),
+        0.01 * rng.standard_normal((MLP_HIDDEN, 1)),
+        np.zeros(1),
+    ]
+    return x, t, params
+
+
+def numpy_mlp_step(params: list[np.ndarray], x: np.ndarray, t: np.ndarray, lr: float):
+    """학습 스텝 하나를 NumPy로: 손으로 유도한 역전파와 경사 하강법. (새 매개변수, 손실)."""
+    W1, b1, W2, b2 = params
+    h = 1 / (1 + np.exp(-(x @ W1 + b1)))
+    diff = h @ W2 + b2 - t
+    gy = 2 * diff / diff.size
+    gh = gy @ W2.T * h * (1 - h)
+    grads = [x.T @ gh, gh.sum(axis=0), h.T @ gy, gy.sum(axis=0)]
+    return [p - lr * g for p, g in zip(params, grads, strict=True)], float(np.mean(diff**2))
+
+
+def mlp(engine, sizes: Sizes) -> dict:
+    """학습 스텝(순전파, 미분값 지우기, 역전파, 매개변수 갱신) 하나에 든 시간(µs)."""
+    x, t, params = mlp_problem()
+    want, want_loss = numpy_mlp_step(params, x, t, MLP_LR)
+    got, got_loss = engine.mlp_train(params, x, t, MLP_LR, 1)
+    ok = math.isclose(got_loss, want_loss, rel_tol=1e-9)
+    if not ok or not all(
+        np.allclose(g, w, rtol=1e-9, atol=1e-12) for g, w in zip(got, want, strict=True)
+    ):
+        raise WrongGradient("두 층 신경망: 한 스텝 뒤의 매개변수가 NumPy로 구한 값과 다릅니다.")
+    step_us = []
+    engine.mlp_train(params, x, t, MLP_LR, sizes.mlp_steps)  # 데우기
+    for _ in range(sizes.mlp_repeats):
+        gc.collect()
+        t0 = clock()
+        _, loss = engine.mlp_train(params, x, t, MLP_LR, sizes.mlp_steps)
+        step_us.append((clock() - t0) / sizes.mlp_steps / 1000)
+    return {"steps": sizes.mlp_steps, "step_us": step_us, "final_loss": loss}

@@ -27,8 +27,9 @@ class Sigmoid(LibraryFunction):
         return (False,)
 
     def forward(self, x):
-        # 1 / (1 + exp(-x))와 같은 값이지만, x가 큰 음수여도 exp가 넘치지 않습니다.
-        return np.tanh(x * 0.5) * 0.5 + 0.5
+        # x가 큰 음수면 exp(-x)가 inf로 넘치지만 1 / (1 + inf) = 0이라 값은 맞습니다. 경고만 끕니다.
+        with np.errstate(over="ignore"):
+            return 1 / (1 + np.exp(-x))
 
     def backward(self, gy):
         y = self.saved_output()

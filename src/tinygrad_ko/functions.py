@@ -52,8 +52,10 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     앞에 늘어난 축은 모두 더하고, `shape`에서 크기가 1인 축은 keepdims로 더합니다.
     """
     lead = x.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1)
-    out = x.sum(axis=axes, keepdims=True)
+    ones = tuple(lead + i for i, n in enumerate(shape) if n == 1 and x.shape[lead + i] != 1)
+    if not ones:  # 앞에 늘어난 축만 더하면 됩니다(예: 편향의 미분값).
+        return x.sum(axis=tuple(range(lead)))
+    out = x.sum(axis=tuple(range(lead)) + ones, keepdims=True)
     if lead:
         out = out.reshape(out.shape[lead:])
     return out

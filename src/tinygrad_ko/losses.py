@@ -21,8 +21,12 @@ class MeanSquaredError(LibraryFunction):
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        self.scale = 2.0 / diff.size if diff.size else 0.0
-        return (diff * diff).mean()
+        if not diff.size:  # 원소가 없으면 평균은 NaN(NumPy, PyTorch와 같음), 미분값은 빈 배열입니다.
+            self.scale = 0.0
+            return diff.mean()
+        self.scale = 2.0 / diff.size
+        flat = diff.reshape(-1)
+        return np.dot(flat, flat) / diff.size  # 제곱의 합을 한 번에(BLAS의 내적)
 
     def backward(self, gy):
         x0, x1 = self.saved()

@@ -95,7 +95,10 @@ class Linear(LibraryFunction):
         y = np.matmul(x, W)
         if b is not None:
             self.b_shape = np.shape(b)
-            y = y + b
+            if y.ndim and b.dtype == y.dtype:
+                y += b  # 새로 만든 y에 제자리로 더합니다(배열을 하나 덜 만듭니다).
+            else:
+                y = y + b
         return y
 
     def backward(self, gy):
@@ -115,6 +118,8 @@ def check_matmul_shapes(x_shape: tuple[int, ...], w_shape: tuple[int, ...], what
             f"{what}에는 1차원 이상의 배열이 필요합니다. 받은 모양: {x_shape}, {w_shape}. "
             f"스칼라를 곱하려면 * 를 쓰세요."
         )
+    if len(x_shape) == 2 and len(w_shape) == 2 and x_shape[1] == w_shape[0]:
+        return  # 가장 흔한 경우: 행렬 두 개
     x2, w2 = _as_matrices(x_shape, w_shape)
     if x2[-1] != w2[-2]:
         raise ValueError(
@@ -133,6 +138,8 @@ def check_matmul_shapes(x_shape: tuple[int, ...], w_shape: tuple[int, ...], what
 
 def matmul_shape(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[int, ...]:
     """x @ W의 모양(모양이 맞는지는 `check_matmul_shapes`로 먼저 확인합니다)."""
+    if len(x_shape) == 2 and len(w_shape) == 2:
+        return (x_shape[0], w_shape[1])
     x2, w2 = _as_matrices(x_shape, w_shape)
     shape = np.broadcast_shapes(x2[:-2], w2[:-2])
     shape += (x2[-2],) if len(x_shape) > 1 else ()
@@ -164,11 +171,14 @@ def linear(x, W, b=None):
     if b is None:
         return Linear()(x, W)
     b = _operand(b, x)
-    y_shape = matmul_shape(x_shape, w_shape)
-    try:
-        ok = np.broadcast_shapes(y_shape, _shape_of(b)) == y_shape
-    except ValueError:
-        ok = False
+    y_shape, b_shape = matmul_shape(x_shape, w_shape), _shape_of(b)
+    if y_shape and b_shape == y_shape[-1:]:
+        ok = True  # 가장 흔한 경우: (출력 크기,) 모양의 편향
+    else:
+        try:
+            ok = np.broadcast_shapes(y_shape, b_shape) == y_shape
+        except ValueError:
+            ok = False
     if not ok:
         raise ValueError(
             f"linear의 편향 b의 모양 {_shape_of(b)}을(를) x @ W의 모양 {y_shape}에 더할 수 "
