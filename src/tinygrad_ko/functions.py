@@ -180,6 +180,7 @@ class Pow(LibraryFunction):
 
 
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
+# --8<-- [start:add-mul]
 class Add(LibraryFunction):
     def keep(self, needs):
         return (False, False)
@@ -217,6 +218,7 @@ class Mul(LibraryFunction):
             None if x1 is None else gy * x1,
             None if x0 is None else gy * x0,
         )
+        # --8<-- [end:add-mul]
 
 
 class Div(LibraryFunction):
