@@ -53,8 +53,8 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-class SumTo(LibraryFunction):
-    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
+class _ShapeChange(LibraryFunction):
+    """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
@@ -64,23 +64,23 @@ class SumTo(LibraryFunction):
 
     def forward(self, x):
         self.x_shape = x.shape
+        return self.reshape_array(x)
+
+
+class SumTo(_ShapeChange):
+    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
+
+    def reshape_array(self, x):
         return _sum_to_array(x, self.shape)
 
     def backward(self, gy):
         return broadcast_to(gy, self.x_shape)
 
 
-class BroadcastTo(LibraryFunction):
+class BroadcastTo(_ShapeChange):
     """배열을 모양 `shape`로 늘립니다(NumPy의 브로드캐스트). 역전파는 `sum_to`입니다."""
 
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        self.shape = shape
-
-    def keep(self, needs):
-        return (False,)
-
-    def forward(self, x):
-        self.x_shape = x.shape
+    def reshape_array(self, x):
         return np.broadcast_to(x, self.shape)
 
     def backward(self, gy):
