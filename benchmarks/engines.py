@@ -19,9 +19,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산, 메모리.
-CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY = "chain", "depth", "fanin", "elementwise", "memory"
-SCALAR_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY)
+# 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산(w가 상수 / w도 미분),
+# `y = y * c + d` 사슬, 메모리.
+CHAIN, DEPTH, FANIN, MEMORY = "chain", "depth", "fanin", "memory"
+ELEMENTWISE, ELEMENTWISE_CONST = "elementwise", "elementwise_const"
+AFFINE, AFFINE_MEMORY = "affine_chain", "affine_memory"
+SCALAR_WORKLOADS = (
+    CHAIN,
+    DEPTH,
+    FANIN,
+    ELEMENTWISE_CONST,
+    ELEMENTWISE,
+    AFFINE,
+    AFFINE_MEMORY,
+    MEMORY,
+)
 # 제4고지의 텐서 작업: 1000x1000 행렬 곱의 사슬, 두 층 신경망의 학습 스텝(43단계의 sin 회귀).
 MATMUL, MLP = "matmul", "mlp"
 TENSOR_WORKLOADS = (MATMUL, MLP)
@@ -135,6 +147,11 @@ class ArrayEngine(Engine):
 
     def array(self, data: np.ndarray):
         return self.module.Variable(data)
+
+    @staticmethod
+    def constant(data: np.ndarray):
+        """미분하지 않는 상수: ndarray 그대로 넘깁니다(엔진이 연산에서 상수로 감쌉니다)."""
+        return data
 
 
 class OperatorEngine(OperatorMixin, ArrayEngine):
@@ -285,6 +302,9 @@ class TorchEngine(OperatorMixin, Engine):
 
     def array(self, data: np.ndarray):
         return self.torch.from_numpy(data).requires_grad_(True)
+
+    def constant(self, data: np.ndarray):
+        return self.torch.from_numpy(data)
 
     def backward(self, y) -> None:
         if y.dim() == 0:

@@ -32,10 +32,15 @@ WORKER = Path(__file__).resolve().parent / "worker.py"
 WORKLOAD_ENV = {
     # 메모리: 큰 할당이 늘 mmap으로 가게 해, 해제한 메모리가 RSS에서도 바로 빠지게 합니다.
     engines.MEMORY: {"MALLOC_MMAP_THRESHOLD_": "65536"},
+    engines.AFFINE_MEMORY: {"MALLOC_MMAP_THRESHOLD_": "65536"},
     # 1000x1000: 기본 설정의 glibc는 8 MB 배열을 mmap으로 받을지 힙에서 줄지, 힙을 운영 체제에
     # 돌려줄지를 지난 할당에 따라 바꿉니다. 그래서 같은 NumPy 코드도 프로세스에 따라 페이지 폴트로
     # 20 ms쯤 더 쓰거나 말거나 합니다. 힙에서 주고 돌려주지 않게 고정해 계산 비용만 비교합니다.
     engines.ELEMENTWISE: {
+        "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
+        "MALLOC_TRIM_THRESHOLD_": str(4 * 1024**3),
+    },
+    engines.ELEMENTWISE_CONST: {
         "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
         "MALLOC_TRIM_THRESHOLD_": str(4 * 1024**3),
     },

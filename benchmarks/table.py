@@ -12,7 +12,19 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
-from engines import CHAIN, DEPTH, ELEMENTWISE, ENGINES, FANIN, MATMUL, MEMORY, MLP
+from engines import (
+    AFFINE,
+    AFFINE_MEMORY,
+    CHAIN,
+    DEPTH,
+    ELEMENTWISE,
+    ELEMENTWISE_CONST,
+    ENGINES,
+    FANIN,
+    MATMUL,
+    MEMORY,
+    MLP,
+)
 from stats import Summary, summarize
 from targets import TARGETS, Target
 from workloads import Sizes
@@ -111,6 +123,13 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
     def times(d: dict) -> str:
         return f"{number(summarize(d['engine_ms']).median)} / {number(summarize(d['numpy_ms']).median)}"
 
+    def ratio(workload: str) -> Callable[[str], str]:
+        return lambda key: _cell(results, key, workload, lambda d: spread(summarize(d["ratio"])))
+
+    def peak(d: dict) -> str:
+        mark = RSS_MARK if d["method"] == "rss" else ""
+        return f"{number(d['record_peak'])}{mark} ({d['record_peak'] / d['array_mb']:.1f}개)"
+
     return [
         (
             f"0차원 사슬 `y = y * c`(길이 {sizes.chain_ops}) 순전파, µs/연산",
@@ -125,12 +144,26 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
         (f"가지 K = {k2:,}: 역전파, ms", fan(k2)),
         (f"K를 {k2 // k1}배로 늘릴 때 역전파 시간의 배율", growth),
         (
-            f"{n}×{n} float64 원소별 연산 20개, 순전파+역전파: NumPy만으로 한 같은 계산의 몇 배",
-            lambda key: _cell(results, key, ELEMENTWISE, lambda d: spread(summarize(d["ratio"]))),
+            f"{n}×{n} float64 원소별 연산 20개(w는 상수), 순전파+역전파: NumPy만으로 한 같은 "
+            f"계산의 몇 배",
+            ratio(ELEMENTWISE_CONST),
         ),
         (
             "같은 작업에 걸린 시간, ms(엔진 / NumPy)",
+            lambda key: _cell(results, key, ELEMENTWISE_CONST, times),
+        ),
+        (f"{n}×{n} 원소별 연산 20개(w도 미분): NumPy의 몇 배", ratio(ELEMENTWISE)),
+        (
+            "같은 작업에 걸린 시간, ms(엔진 / NumPy)",
             lambda key: _cell(results, key, ELEMENTWISE, times),
+        ),
+        (
+            f"{n}×{n} `y = y * c + d` {sizes.affine_steps}번, 순전파+역전파 ms",
+            lambda key: _cell(results, key, AFFINE, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            "같은 사슬을 기록한 순전파의 최대 MB(배열 개수)",
+            lambda key: _cell(results, key, AFFINE_MEMORY, peak),
         ),
         (
             f"최대 MB, `square` 20번(배열 하나 {array_mb:g} MB): 그래프를 기록하는 순전파",
@@ -145,7 +178,7 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
         (
             f"{m}×{m} 행렬 곱 {sizes.matmul_chain}개의 사슬, 순전파+역전파: NumPy만으로 한 같은 "
             "계산의 몇 배",
-            lambda key: _cell(results, key, MATMUL, lambda d: spread(summarize(d["ratio"]))),
+            ratio(MATMUL),
         ),
         ("같은 작업에 걸린 시간, ms(엔진 / NumPy)", lambda key: _cell(results, key, MATMUL, times)),
         (
@@ -181,19 +214,14 @@ def _fan_median(results: dict, key: str, k: int) -> float | None:
     return None if data is None else summarize(data["ms"][str(k)]).median
 
 
-def _elementwise_ratio(results: dict, key: str) -> float | None:
-    data = _data(results, key, ELEMENTWISE)
-    return None if data is None else summarize(data["ratio"]).median
+def _median(results: dict, key: str, workload: str, field: str) -> float | None:
+    data = _data(results, key, workload)
+    return None if data is None else summarize(data[field]).median
 
 
-def _matmul_ratio(results: dict, key: str) -> float | None:
-    data = _data(results, key, MATMUL)
-    return None if data is None else summarize(data["ratio"]).median
-
-
-def _mlp_us(results: dict, key: str) -> float | None:
-    data = _data(results, key, MLP)
-    return None if data is None else summarize(data["step_us"]).median
+def _affine_peak(results: dict, key: str) -> float | None:
+    data = _data(results, key, AFFINE_MEMORY)
+    return None if data is None else data["record_peak"]
 
 
 def _deepest(results: dict, key: str) -> float | None:
@@ -213,10 +241,15 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "chain_us": lambda results, key, sizes: _chain_total(results, key),
     "fanin_small_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[0]),
     "fanin_large_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[1]),
-    "elementwise_ratio": lambda results, key, sizes: _elementwise_ratio(results, key),
+    "elementwise_ratio": lambda results, key, sizes: _median(results, key, ELEMENTWISE, "ratio"),
+    "elementwise_const_ratio": lambda results, key, sizes: _median(
+        results, key, ELEMENTWISE_CONST, "ratio"
+    ),
+    "affine_ms": lambda results, key, sizes: _median(results, key, AFFINE, "ms"),
+    "affine_peak_mb": lambda results, key, sizes: _affine_peak(results, key),
     "deepest": lambda results, key, sizes: _deepest(results, key),
-    "matmul_ratio": lambda results, key, sizes: _matmul_ratio(results, key),
-    "mlp_us": lambda results, key, sizes: _mlp_us(results, key),
+    "matmul_ratio": lambda results, key, sizes: _median(results, key, MATMUL, "ratio"),
+    "mlp_us": lambda results, key, sizes: _median(results, key, MLP, "step_us"),
     "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
     "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
 }

@@ -33,7 +33,7 @@ TARGETS = (
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ step24(책의 엔진)",
         value=("chain_us", "tinygrad_ko"),
         over=("chain_us", "step24"),
-        goal=("<=", 0.6),
+        goal=("<=", 0.75),
     ),
     Target(
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ torch",
@@ -56,14 +56,37 @@ TARGETS = (
         goal=("<=", 13),
     ),
     Target(
-        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ NumPy",
+        "{n}×{n} 원소별 연산 20개(w는 상수): tinygrad_ko ÷ NumPy",
+        value=("elementwise_const_ratio", "tinygrad_ko"),
+        goal=("<=", 1.15),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개(w는 상수): NumPy 대비 비율, tinygrad_ko ÷ torch",
+        value=("elementwise_const_ratio", "tinygrad_ko"),
+        over=("elementwise_const_ratio", "torch"),
+        goal=("<", 1),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개(w도 미분): tinygrad_ko ÷ NumPy",
         value=("elementwise_ratio", "tinygrad_ko"),
         goal=("<=", 1.3),
     ),
     Target(
-        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ torch(참고)",
+        "{n}×{n} 원소별 연산 20개(w도 미분): NumPy 대비 비율, tinygrad_ko ÷ torch(참고)",
         value=("elementwise_ratio", "tinygrad_ko"),
         over=("elementwise_ratio", "torch"),
+    ),
+    Target(
+        "{n}×{n} `y = y * c + d` 사슬 순전파+역전파 시간: tinygrad_ko ÷ torch",
+        value=("affine_ms", "tinygrad_ko"),
+        over=("affine_ms", "torch"),
+        goal=("<=", 1.05, "PyTorch와 같은 수준"),
+    ),
+    Target(
+        "같은 사슬을 기록한 순전파의 최대 메모리: tinygrad_ko ÷ torch",
+        value=("affine_peak_mb", "tinygrad_ko"),
+        over=("affine_peak_mb", "torch"),
+        goal=("<=", 1.05, "PyTorch와 같은 수준"),
     ),
     Target(
         "{m}×{m} 행렬 곱 사슬 순전파+역전파: tinygrad_ko ÷ NumPy",

@@ -39,6 +39,7 @@ class Sizes:
     fanin_budget_s: float = 30.0  # K 하나에 쓸 시간. 느린 엔진은 최소 횟수만 잽니다.
     elementwise_n: int = 1000
     elementwise_repeats: int = 11
+    affine_steps: int = 20
     memory_shape: tuple[int, ...] = (100, 100, 100)
     memory_ops: int = 20
     matmul_n: int = 1000
@@ -166,9 +167,13 @@ def fanin(engine, sizes: Sizes) -> dict:
 
 
 # --- (d) 1000x1000 원소별 연산 ------------------------------------------------------------
-def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray):
-    """엔진으로 원소별 연산 20개를 순전파하고 역전파합니다. (x의 미분값, w의 미분값)을 돌려줍니다."""
-    x, w = engine.array(x_data), engine.array(w_data)
+def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray, w_grad: bool = True):
+    """엔진으로 원소별 연산 20개를 순전파하고 역전파합니다. (x의 미분값, w의 미분값)을 돌려줍니다.
+
+    `w_grad=False`이면 w는 미분하지 않는 상수입니다(엔진에 상수로 넘깁니다).
+    """
+    x = engine.array(x_data)
+    w = engine.array(w_data) if w_grad else engine.constant(w_data)
     y = x
     for _ in range(ELEMENTWISE_BLOCKS):
         y = engine.mul(y, w)
@@ -177,39 +182,45 @@ def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray):
         y = engine.neg(y)
         y = engine.exp(y)
     engine.backward(y)
-    return engine.grad(x), engine.grad(w)
+    return engine.grad(x), (engine.grad(w) if w_grad else None)
 
 
-def numpy_forward_backward(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """같은 계산을 NumPy만으로: 순전파에서 필요한 값을 남기고, 역전파는 손으로 유도한 식입니다."""
+def numpy_forward_backward(x: np.ndarray, w: np.ndarray, w_grad: bool = True):
+    """같은 계산을 NumPy만으로: 순전파에서 필요한 값을 남기고, 역전파는 손으로 유도한 식입니다.
+
+    `w_grad=False`이면 w의 미분값을 구하지 않고(None), 그만큼 덜 남기고 덜 계산합니다.
+    """
     saved = []
     y = x
     for _ in range(ELEMENTWISE_BLOCKS):
         b = y * w - x
         e = np.exp(-(b**2))
-        saved.append((y, b, e))
+        saved.append((y if w_grad else None, b, e))
         y = e
     gy = np.ones_like(y)
     gx = gw = None
     for y_in, b, e in reversed(saved):
         gb = 2 * b * -(gy * e)  # e = exp(-b²) 이므로 de/db = -2b·e
         gx = -gb if gx is None else gx - gb  # b = y·w - x
-        gw = gb * y_in if gw is None else gw + gb * y_in
+        if w_grad:
+            gw = gb * y_in if gw is None else gw + gb * y_in
         gy = gb * w
     return gx + gy, gw  # 처음의 y가 x 자신이므로 마지막 gy도 x의 미분값에 더합니다.
 
 
-def elementwise(engine, sizes: Sizes) -> dict:
+def _elementwise(engine, sizes: Sizes, w_grad: bool) -> dict:
     """엔진과 NumPy를 번갈아 재어, 반복마다 (엔진 시간 / NumPy 시간)을 구합니다."""
     n = sizes.elementwise_n
     rng = np.random.default_rng(0)
     x_data = rng.uniform(0.0, 1.0, (n, n))
     w_data = rng.uniform(0.5, 1.0, (n, n))
 
-    want = numpy_forward_backward(x_data, w_data)
-    got = engine_forward_backward(engine, x_data, w_data)
+    want = numpy_forward_backward(x_data, w_data, w_grad)
+    got = engine_forward_backward(engine, x_data, w_data, w_grad)
     for name, g, w in zip(("x", "w"), got, want, strict=True):
-        if not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12):
+        if (g is None) != (w is None) or (
+            w is not None and not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12)
+        ):
             raise WrongGradient(
                 f"{n}x{n} 원소별 연산: {name}의 미분값이 NumPy로 구한 값과 다릅니다."
             )
@@ -223,9 +234,9 @@ def elementwise(engine, sizes: Sizes) -> dict:
             gc.collect()
             t0 = clock()
             if which == "engine":
-                engine_forward_backward(engine, x_data, w_data)
+                engine_forward_backward(engine, x_data, w_data, w_grad)
             else:
-                numpy_forward_backward(x_data, w_data)
+                numpy_forward_backward(x_data, w_data, w_grad)
             elapsed = (clock() - t0) / 1e6
             (engine_ms if which == "engine" else numpy_ms).append(elapsed)
     ratio = [e / p for e, p in zip(engine_ms, numpy_ms, strict=True)]
@@ -235,6 +246,84 @@ def elementwise(engine, sizes: Sizes) -> dict:
         "engine_ms": engine_ms,
         "numpy_ms": numpy_ms,
         "ratio": ratio,
+    }
+
+
+def elementwise(engine, sizes: Sizes) -> dict:
+    """w도 미분하는 경우: 곱셈의 두 입력이 모두 미분이 필요합니다."""
+    return _elementwise(engine, sizes, w_grad=True)
+
+
+def elementwise_const(engine, sizes: Sizes) -> dict:
+    """w가 상수인 경우: 미분이 필요 없는 입력의 미분을 계산하지 않는 엔진이 덜 일합니다."""
+    return _elementwise(engine, sizes, w_grad=False)
+
+
+# --- (d') `y = y * c + d` 사슬: 기록한 그래프의 메모리와 시간 -------------------------------------
+def _affine_data(sizes: Sizes) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(1)
+    n = sizes.elementwise_n
+    return rng.uniform(0.0, 1.0, (n, n)), rng.uniform(0.0, 1.0, (n, n))
+
+
+def _affine_run(engine, x_data: np.ndarray, d_data: np.ndarray, steps: int):
+    x = engine.array(x_data)
+    d = engine.constant(d_data)
+    y = x
+    for _ in range(steps):
+        y = engine.add(engine.scale(y, AFFINE_C), d)
+    return x, y
+
+
+AFFINE_C = 0.99
+
+
+def affine_chain(engine, sizes: Sizes) -> dict:
+    """1000×1000 배열에 `y = y * c + d`를 `affine_steps`번 하고 역전파하는 시간(ms).
+
+    c는 파이썬 수, d는 상수 배열입니다. 곱셈의 역전파에는 상수 c만, 덧셈의 역전파에는 아무것도
+    필요 없으므로, 역전파에 필요한 것만 붙잡는 엔진은 중간 결과를 쌓아 두지 않고 같은 메모리를
+    다시 씁니다. 할당기 설정은 기본값 그대로입니다(쌓아 둔 메모리가 시간에 주는 영향까지 잽니다).
+    """
+    steps = sizes.affine_steps
+    x_data, d_data = _affine_data(sizes)
+    x, y = _affine_run(engine, x_data, d_data, steps)
+    engine.backward(y)
+    got = np.asarray(engine.grad(x))
+    if not np.allclose(got, AFFINE_C**steps, rtol=1e-9):
+        raise WrongGradient(
+            f"y = y*c + d 사슬: 미분값 {got.flat[0]!r}, 기대한 값 {AFFINE_C**steps!r}"
+        )
+    del x, y, got
+    times_ms = []
+    for _ in range(sizes.elementwise_repeats):
+        gc.collect()
+        t0 = clock()
+        x, y = _affine_run(engine, x_data, d_data, steps)
+        engine.backward(y)
+        times_ms.append((clock() - t0) / 1e6)
+        del x, y
+    return {"n": sizes.elementwise_n, "steps": steps, "ms": times_ms}
+
+
+def affine_memory(engine, sizes: Sizes) -> dict:
+    """같은 사슬의 순전파(그래프 기록) 동안의 최대 메모리(MB). 입력 x와 상수 d는 세지 않습니다."""
+    x_data, d_data = _affine_data(sizes)
+    probe = make_probe(engine.memory_method)
+    if engine.memory_method == "rss":
+        _affine_run(engine, x_data, d_data, sizes.affine_steps)  # 데우기
+    gc.collect()
+    probe.start()
+    x, y = _affine_run(engine, x_data, d_data, sizes.affine_steps)
+    record_peak = probe.peak_mb()
+    probe.stop()
+    del x, y
+    gc.collect()
+    return {
+        "steps": sizes.affine_steps,
+        "record_peak": record_peak,
+        "array_mb": x_data.nbytes / 1e6,
+        "method": engine.memory_method,
     }
 
 

@@ -422,11 +422,4 @@ def _wrap_output(y: object) -> Variable:
                 f"np.array(...)로 감싸서 돌려주세요."
             )
         y = y.__array__() if isinstance(y, np.generic) else np.asarray(y)
-    output = Variable.__new__(Variable)  # _new_variable과 같습니다(자주 불려 펼쳐 둡니다).
-    output.data = y
-    output.name = None
-    output.grad = None
-    output.creator = None
-    output.generation = 0
-    output.requires_grad = True
-    return output
+    return _new_variable(y)

@@ -106,11 +106,8 @@ def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         ) from None
 
 
-class SumTo(LibraryFunction):
-    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다.
-
-    붙잡는 것은 입력의 모양뿐입니다.
-    """
+class _ShapeChange(LibraryFunction):
+    """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape if type(shape) is tuple else as_shape(shape)
@@ -120,6 +117,13 @@ class SumTo(LibraryFunction):
 
     def forward(self, x):
         self.x_shape = x.shape
+        return self.reshape_array(x)
+
+
+class SumTo(_ShapeChange):
+    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
+
+    def reshape_array(self, x):
         _check_sum_to(x.shape, self.shape)
         return _sum_to_array(x, self.shape)
 
@@ -127,20 +131,13 @@ class SumTo(LibraryFunction):
         return broadcast_to(gy, self.x_shape)
 
 
-class BroadcastTo(LibraryFunction):
+class BroadcastTo(_ShapeChange):
     """배열을 모양 `shape`로 늘립니다(NumPy의 브로드캐스트). 역전파는 `sum_to`입니다.
 
-    출력은 복사하지 않은 읽기 전용 뷰(`np.broadcast_to`)입니다. 붙잡는 것은 입력의 모양뿐입니다.
+    출력은 복사하지 않은 읽기 전용 뷰(`np.broadcast_to`)입니다.
     """
 
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        self.shape = shape if type(shape) is tuple else as_shape(shape)
-
-    def keep(self, needs):
-        return (False,)
-
-    def forward(self, x):
-        self.x_shape = x.shape
+    def reshape_array(self, x):
         return _broadcast_array(x, self.shape)
 
     def backward(self, gy):
@@ -265,6 +262,7 @@ class Clip(LibraryFunction):
 
 
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
+# --8<-- [start:add-mul]
 class Add(LibraryFunction):
     def keep(self, needs):
         return (False, False)
@@ -302,6 +300,7 @@ class Mul(LibraryFunction):
             None if x1 is None else gy * x1,
             None if x0 is None else gy * x0,
         )
+        # --8<-- [end:add-mul]
 
 
 class Div(LibraryFunction):
