@@ -27,6 +27,7 @@ class LibraryFunction(Function):
     checks_backward = False
     supports_create_graph = True
 
+    # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
         """이항 연산의 두 미분값을 각 입력의 모양으로 되돌립니다(브로드캐스트의 역전파).
 
@@ -41,11 +42,13 @@ class LibraryFunction(Function):
         if gx1 is not None and gx1.shape != shape1:
             gx1 = _sum_to(gx1, shape1)
         return gx0, gx1
+        # --8<-- [end:to_inputs]
 
 
 # --- 브로드캐스트와 그 반대: 서로가 서로의 역전파입니다 ------------------------------------
 # 이항 연산이 미분값을 입력의 모양으로 되돌릴 때(`to_inputs`) 쓰므로, 다른 모양 함수(shapes.py)와
 # 떨어져 이 모듈에 있습니다.
+# --8<-- [start:sum_to_array]
 def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """ndarray x를 더해서 모양 `shape`로 줄입니다(모양이 맞는지는 부르는 쪽이 확인합니다).
 
@@ -59,6 +62,7 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if lead:
         out = out.reshape(out.shape[lead:])
     return out
+    # --8<-- [end:sum_to_array]
 
 
 def _sum_to(x, shape: tuple[int, ...]):
@@ -120,6 +124,7 @@ class _ShapeChange(LibraryFunction):
         return self.reshape_array(x)
 
 
+# --8<-- [start:broadcast]
 class SumTo(_ShapeChange):
     """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
 
@@ -142,6 +147,7 @@ class BroadcastTo(_ShapeChange):
 
     def backward(self, gy):
         return _sum_to(gy, self.x_shape)
+        # --8<-- [end:broadcast]
 
 
 # --- 입력이 하나인 함수 -------------------------------------------------------------
@@ -263,6 +269,7 @@ class Clip(LibraryFunction):
 
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
 # --8<-- [start:add-mul]
+# --8<-- [start:add]
 class Add(LibraryFunction):
     def keep(self, needs):
         return (False, False)
@@ -273,6 +280,7 @@ class Add(LibraryFunction):
     def backward(self, gy):
         need0, need1 = self.needs_input_grad
         return self.to_inputs(gy if need0 else None, gy if need1 else None)
+        # --8<-- [end:add]
 
 
 class Sub(LibraryFunction):
