@@ -21,9 +21,7 @@ class MeanSquaredError(LibraryFunction):
 
     def forward(self, x0, x1):
         diff = x0 - x1
-        if (
-            not diff.size
-        ):  # 원소가 없으면 평균은 NaN(NumPy, PyTorch와 같음), 미분값은 빈 배열입니다.
+        if not diff.size:  # 원소가 없으면 평균은 NaN(NumPy, PyTorch와 같음)입니다.
             self.scale = 0.0
             return diff.mean()
         self.scale = 2.0 / diff.size

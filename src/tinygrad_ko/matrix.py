@@ -52,6 +52,7 @@ class MatMul(LibraryFunction):
         # --8<-- [end:matmul]
 
 
+# --8<-- [start:matmul_grads]
 def matmul_grads(shapes: tuple, gy, x, W) -> tuple:
     """y = x @ W의 (gx, gW). 붙잡지 않은 쪽(None)의 상대 미분은 구하지 않습니다.
 
@@ -77,14 +78,15 @@ def matmul_grads(shapes: tuple, gy, x, W) -> tuple:
             gW = _sum_to(_matrix_t(x) @ gy, w2)
         gW = gW.reshape(w_shape)
     return gx, gW
+    # --8<-- [end:matmul_grads]
 
 
 # --8<-- [start:linear]
 class Linear(LibraryFunction):
     """완전 연결 층의 계산 y = x @ W + b를 노드 하나로. b가 없으면(입력 두 개) x @ W입니다.
 
-    x @ W와 + b를 따로 기록하면 중간 결과 x @ W를 역전파 때까지 들고 있게 되지만, 한 노드로
-    계산하면 붙잡는 것은 역전파에 쓰는 x와 W뿐입니다.
+    x @ W와 + b를 따로 기록하면 노드가 둘이지만, 한 노드면 기록과 역전파의 고정 비용이 절반이고
+    편향은 새로 만든 곱의 결과에 제자리로 더합니다. 붙잡는 것은 역전파에 쓰는 x와 W뿐입니다.
     """
 
     def keep(self, needs):
