@@ -169,7 +169,7 @@ def propagate(
                 slots[index] = gx if previous is None else previous + gx
 
         if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다(_release와 같음).
-            func.edges = None
+            func.edges = func.kept_inputs = None
             if func.keeps_output:
                 func.output_data = None
 
@@ -294,7 +294,7 @@ def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
 
 def _release(func: Function) -> None:
     """역전파를 마친 함수가 붙잡은 입력과 출력 데이터를 놓아 줍니다(retain_graph=False)."""
-    func.edges = None
+    func.edges = func.kept_inputs = None
     if func.keeps_output:
         func.output_data = None
 

@@ -377,14 +377,17 @@ def _operand(other: object, like: object) -> object:
     float64로 바꾸지 않고, 역전파의 `gy * c`가 스칼라끼리의 빠른 계산이 됩니다. 정수나 bool
     배열과의 계산은 `np.result_type`으로 맞춥니다.
     """
+    if type(other) is float and type(like) is Variable:  # 가장 흔한 경우: `x * 2.0`
+        dtype = like.data.dtype
+        if dtype.kind == "f":
+            return dtype.type(other)
     if type(other) is Variable or type(other) is np.ndarray:
         return other
     data = like.data if type(like) is Variable else like
-    if type(other) is float or type(other) is int or isinstance(other, Number | np.generic):
+    if isinstance(other, Number | np.generic) and data is not None and not isinstance(other, bool):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
-            return data.dtype.type(other)  # 가장 흔한 경우: 실수 배열과 파이썬 수
-        if data is not None and not isinstance(other, bool):
-            return np.result_type(data, other).type(other)
+            return data.dtype.type(other)
+        return np.result_type(data, other).type(other)
     return other  # bool, None이 든 변수와의 계산, 또는 Function이 거부할 값
 
 
