@@ -78,6 +78,20 @@ step35    35         + Tanh, tanh(국소 미분 1 - y²을 출력 변수로)
                      ! 미분을 거듭할수록 그래프가 빠르게 커짐
 step36    36         + 35단계 엔진 그대로("제3고지 끝의 엔진"), 이중 역전파
                      ! 35단계와 같음
+(없음)    37         36단계 엔진으로 텐서의 원소별 계산(엔진은 그대로)
+step40    38-40      + Reshape/reshape, Transpose/transpose(축을 모두 뒤집기),
+                       Variable.reshape/transpose/T/sum, Sum/sum(axis, keepdims), kept_shape,
+                       BroadcastTo/broadcast_to, SumTo/sum_to, sum_to_array,
+                       브로드캐스트한 사칙연산의 역전파(sum_to)
+                     ~ Variable, Add, Mul, Sub, Div
+                     ! transpose는 축을 고를 수 없음; 모양 오류는 NumPy의 영어 그대로;
+                       모든 입력을 붙잡고 그래프를 놓아 주지 않음
+step41    41         + MatMul, matmul(gx = gy @ W.T, gW = x.T @ gy)
+                     ! 2차원만(배치 행렬 곱은 역전파의 모양이 어긋남); @ 연산자 없음
+step42    42         + MeanSquaredError, mean_squared_error(첫 축의 길이로 나눔)
+                     ! 두 입력의 모양을 확인하지 않음((100, 1)과 (100,)이면 엉뚱한 값)
+step43    43         + linear_simple, sigmoid_simple, Linear/linear, Sigmoid/sigmoid
+                     ! 41단계와 같음(행렬 곱은 2차원만); 매개변수를 하나씩 손으로 고침
 
 ~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
 이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과
