@@ -16,7 +16,7 @@ import tinygrad_ko.steps
 
 STEPS_DIR = Path(tinygrad_ko.steps.__file__).parent
 
-STDLIB_ALLOWED = {"contextlib", "io", "unittest", "weakref"}
+STDLIB_ALLOWED = {"contextlib", "io", "math", "unittest", "weakref"}
 
 
 def _module_files():

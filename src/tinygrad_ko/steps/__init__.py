@@ -57,6 +57,13 @@ step22    19-22      + name/shape/ndim/size/dtype/len/repr, Mul, Neg, Sub, Div, 
                      ! 18단계와 같음; ** 의 지수는 상수만
 step24    23-24      + 22단계 엔진 그대로("책의 엔진"), sphere, matyas, goldstein
                      ! 22단계와 같음
+step26    25-26      + get_dot_graph: 계산 그래프를 Graphviz의 DOT 텍스트로(verbose면 모양과 dtype)
+                     ! 노드 이름이 객체 주소(id)라 실행할 때마다 텍스트가 다름
+step27    27         + Sin(역전파는 데이터로 np.cos), sin, taylor_sin(테일러 급수로 어림한 sin)
+                     ! taylor_sin의 정확도와 그래프 크기가 threshold에 달림
+step28    28         + rosenbrock(경사 하강법의 시험용 함수)
+                     ! 미분값이 ndarray라 1계 미분까지만
+(없음)    29         28단계 엔진으로 뉴턴 방법(2계 미분은 손으로 구한 식)
 
 ~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
 이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과
