@@ -64,6 +64,20 @@ step27    27         + Sin(역전파는 데이터로 np.cos), sin, taylor_sin(�
 step28    28         + rosenbrock(경사 하강법의 시험용 함수)
                      ! 미분값이 ndarray라 1계 미분까지만
 (없음)    29         28단계 엔진으로 뉴턴 방법(2계 미분은 손으로 구한 식)
+step32    30-32      + 미분값이 Variable, backward(retain_grad, create_graph),
+                       역전파를 using_config("enable_backprop", create_graph) 안에서,
+                       함수의 backward를 Variable 연산으로(self.inputs, Exp는 출력)
+                     ~ Variable, Mul, Div, Pow, Square, Exp
+                     ! 2계 미분 전에 cleargrad()를 잊으면 누적; Sin은 아직 데이터로 미분해
+                       create_graph여도 2계 미분이 없음; 1계 미분에도 Variable을 만드는 비용
+(없음)    33         32단계 엔진으로 뉴턴 방법(2계 미분도 역전파로)
+step34    34         + Cos, cos; Sin.backward를 cos(x)로(몇 번이고 미분)
+                     ~ Sin
+                     ! 32단계와 같음
+step35    35         + Tanh, tanh(국소 미분 1 - y²을 출력 변수로)
+                     ! 미분을 거듭할수록 그래프가 빠르게 커짐
+step36    36         + 35단계 엔진 그대로("제3고지 끝의 엔진"), 이중 역전파
+                     ! 35단계와 같음
 
 ~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
 이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과
