@@ -137,6 +137,7 @@ class Variable:
             f = funcs.pop()
             gys = [output().grad for output in f.outputs]
 
+            # --8<-- [start:create_graph]
             # create_graph=False면 역전파 비활성 모드: 값만 구하고 그래프는 만들지 않습니다.
             with using_config("enable_backprop", create_graph):
                 gxs = f.backward(*gys)
@@ -150,6 +151,7 @@ class Variable:
                         x.grad = x.grad + gx  # 누적하는 덧셈도 그래프에 남을 수 있습니다.
                     if x.creator is not None:
                         add_func(x.creator)
+            # --8<-- [end:create_graph]
 
             if not retain_grad:
                 for y in f.outputs:
