@@ -277,7 +277,9 @@ def _accumulate_leaf(
         x.grad = gx
     else:
         x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-        if not create_graph and type(x.grad) is not np.ndarray:
+        # 0차원 연산이 돌려준 NumPy 스칼라만 배열로 바꿉니다. 앞선 create_graph=True가 남긴
+        # Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼 값이 누적됩니다).
+        if not create_graph and type(x.grad) is not np.ndarray and not _is_variable(x.grad):
             x.grad = np.asarray(x.grad)
 
 

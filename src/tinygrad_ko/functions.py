@@ -308,7 +308,9 @@ class Mul(LibraryFunction):
             None if x1 is None else gy * x1,
             None if x0 is None else gy * x0,
         )
-        # --8<-- [end:add-mul]
+
+
+# --8<-- [end:add-mul]
 
 
 class Div(LibraryFunction):

@@ -82,6 +82,7 @@ __all__ = [
 ]
 
 
+# --8<-- [start:get_dot_graph]
 def _dot_var(v, verbose=False):
     """변수 하나를 DOT의 노드 한 줄로 적습니다. 라벨은 이름(없으면 빈칸)입니다."""
     label = "" if v.name is None else v.name
@@ -122,3 +123,6 @@ def get_dot_graph(output, verbose=True):
             if x.creator is not None:
                 add_func(x.creator)
     return "digraph g {\n" + text + "}"
+
+
+# --8<-- [end:get_dot_graph]

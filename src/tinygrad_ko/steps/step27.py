@@ -88,6 +88,7 @@ __all__ = [
 ]
 
 
+# --8<-- [start:sin]
 class Sin(Function):
     """y = sin x, 국소 미분은 cos x입니다."""
 
@@ -103,6 +104,10 @@ def sin(x):
     return Sin()(x)
 
 
+# --8<-- [end:sin]
+
+
+# --8<-- [start:taylor_sin]
 def taylor_sin(x, threshold=0.0001):
     """sin x를 테일러 급수로 어림합니다. 항의 절댓값이 ``threshold``보다 작아지면 멈춥니다."""
     y = 0
@@ -113,3 +118,6 @@ def taylor_sin(x, threshold=0.0001):
         if abs(term.data) < threshold:
             break
     return y
+
+
+# --8<-- [end:taylor_sin]

@@ -84,6 +84,10 @@ __all__ = [
 ]
 
 
+# --8<-- [start:rosenbrock]
 def rosenbrock(x0, x1):
     """y = 100 (x1 - x0²)² + (x0 - 1)². 최솟값은 (1, 1)에서 0입니다."""
     return 100 * (x1 - x0**2) ** 2 + (x0 - 1) ** 2
+
+
+# --8<-- [end:rosenbrock]

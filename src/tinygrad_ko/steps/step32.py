@@ -117,6 +117,7 @@ class Variable:
     def cleargrad(self):
         self.grad = None
 
+    # --8<-- [start:backward]
     def backward(self, retain_grad=False, create_graph=False):
         if self.grad is None:
             self.grad = Variable(np.ones_like(self.data))  # 시작 미분값도 Variable입니다.
@@ -136,6 +137,7 @@ class Variable:
             f = funcs.pop()
             gys = [output().grad for output in f.outputs]
 
+            # --8<-- [start:create_graph]
             # create_graph=False면 역전파 비활성 모드: 값만 구하고 그래프는 만들지 않습니다.
             with using_config("enable_backprop", create_graph):
                 gxs = f.backward(*gys)
@@ -149,10 +151,13 @@ class Variable:
                         x.grad = x.grad + gx  # 누적하는 덧셈도 그래프에 남을 수 있습니다.
                     if x.creator is not None:
                         add_func(x.creator)
+            # --8<-- [end:create_graph]
 
             if not retain_grad:
                 for y in f.outputs:
                     y().grad = None
+
+    # --8<-- [end:backward]
 
 
 def as_variable(obj):
@@ -205,6 +210,7 @@ def add(x0, x1):
     return Add()(x0, x1)
 
 
+# --8<-- [start:mul]
 class Mul(Function):
     """y = x0 * x1. 역전파도 Variable끼리의 곱셈입니다."""
 
@@ -219,6 +225,9 @@ class Mul(Function):
 def mul(x0, x1):
     x1 = as_array(x1)
     return Mul()(x0, x1)
+
+
+# --8<-- [end:mul]
 
 
 class Neg(Function):
@@ -280,6 +289,7 @@ def rdiv(x0, x1):
     return Div()(x1, x0)
 
 
+# --8<-- [start:pow]
 class Pow(Function):
     """y = xᶜ (c는 상수). 역전파 c·xᶜ⁻¹·gy도 Variable 연산입니다."""
 
@@ -293,6 +303,9 @@ class Pow(Function):
         (x,) = self.inputs
         c = self.c
         return c * x ** (c - 1) * gy
+
+
+# --8<-- [end:pow]
 
 
 def power(x, c):
@@ -315,6 +328,7 @@ def square(x):
     return Square()(x)
 
 
+# --8<-- [start:exp]
 class Exp(Function):
     """y = eˣ, 국소 미분은 eˣ 자신이므로 출력 변수를 곱합니다."""
 
@@ -326,10 +340,14 @@ class Exp(Function):
         return gy * y
 
 
+# --8<-- [end:exp]
+
+
 def exp(x):
     return Exp()(x)
 
 
+# --8<-- [start:sin]
 class Sin(Function):
     """27단계와 같은 코드입니다(국소 미분을 데이터로 계산). 34단계에서 고칩니다."""
 
@@ -339,6 +357,9 @@ class Sin(Function):
     def backward(self, gy):
         x = self.inputs[0].data
         return gy * np.cos(x)
+
+
+# --8<-- [end:sin]
 
 
 def sin(x):

@@ -90,6 +90,7 @@ __all__ = [
 ]
 
 
+# --8<-- [start:sin_cos]
 class Sin(Function):
     """y = sin x, 국소 미분 cos x를 ``Cos`` 함수로 계산합니다."""
 
@@ -118,3 +119,6 @@ class Cos(Function):
 
 def cos(x):
     return Cos()(x)
+
+
+# --8<-- [end:sin_cos]

@@ -93,6 +93,7 @@ __all__ = [
 ]
 
 
+# --8<-- [start:tanh]
 class Tanh(Function):
     """y = tanh x, 국소 미분 1 - y²을 출력 변수로 계산합니다."""
 
@@ -106,3 +107,6 @@ class Tanh(Function):
 
 def tanh(x):
     return Tanh()(x)
+
+
+# --8<-- [end:tanh]
