@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -116,8 +117,9 @@ def propagate(
     for order, func in enumerate(pending):  # 시작값이 든 함수들(출력이 하나면 하나)
         heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
-    # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
-    retained: set[int] = set()
+    # retain_grad=True: 변수에 남긴 미분값 배열들(id -> 약한 참조). 같은 배열을 두 변수에 남기지 않으려고
+    # 셉니다. id만 적으면 먼저 남긴 배열이 풀린 뒤 새 배열이 같은 id를 받아 괜히 복사될 수 있습니다.
+    retained: dict[int, weakref.ref] = {}
 
     while heap:
         _, _, func = heapq.heappop(heap)
@@ -247,7 +249,9 @@ def _fill_missing_grads(func: Function, gys: list, create_graph: bool) -> None:
             gys[i] = zeros if variable_type is None else variable_type(zeros, requires_grad=False)
 
 
-def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: set[int]) -> None:
+def _keep_output_grads(
+    func: Function, gys: list, create_graph: bool, retained: dict[int, weakref.ref]
+) -> None:
     """retain_grad=True: 살아 있는 출력 변수에 그 미분값을 남깁니다.
 
     덧셈처럼 미분값을 그대로 넘기는 함수 때문에 같은 배열이 여러 변수에 갈 수 있으므로, 이미 다른
@@ -258,10 +262,16 @@ def _keep_output_grads(func: Function, gys: list, create_graph: bool, retained: 
         if y is None:
             continue
         if not create_graph:
-            if id(gy) in retained or type(gy) is not np.ndarray:
+            if type(gy) is not np.ndarray or _already_retained(gy, retained):
                 gy = np.array(gy, copy=True)
-            retained.add(id(gy))
+            retained[id(gy)] = weakref.ref(gy)
         y.grad = gy
+
+
+def _already_retained(gy: np.ndarray, retained: dict[int, weakref.ref]) -> bool:
+    """gy가 이미 다른 변수의 grad로 남긴 바로 그 배열인지(같은 id를 받은 새 배열이 아닌지)."""
+    ref = retained.get(id(gy))
+    return ref is not None and ref() is gy
 
 
 def _accumulate_leaf(
