@@ -5,8 +5,8 @@
 
 from . import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
 from .backprop import grad
-from .config import Config, no_grad, using_config
-from .core import Function, Variable, as_array, as_variable
+from .config import Config, no_grad, test_mode, using_config
+from .core import Function, Parameter, Variable, as_array, as_variable
 from .functions import (
     Add,
     Cos,
@@ -47,6 +47,7 @@ __all__ = [
     "Log",
     "Mul",
     "Neg",
+    "Parameter",
     "Pow",
     "Sin",
     "Square",
@@ -72,5 +73,6 @@ __all__ = [
     "square",
     "sub",
     "tanh",
+    "test_mode",
     "using_config",
 ]

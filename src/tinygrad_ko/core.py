@@ -144,6 +144,21 @@ class Variable:
         backpropagate(self, retain_grad, retain_graph, create_graph)
 
 
+# --8<-- [start:parameter]
+class Parameter(Variable):
+    """학습으로 고칠 값(가중치, 편향)을 담는 변수. 하는 일은 Variable과 똑같습니다.
+
+    다른 점은 타입 하나뿐입니다. 층(`Layer`)이 속성 가운데 Parameter인 것만 골라 모으므로,
+    입력이나 중간 결과를 속성에 담아 두어도 매개변수로 잘못 세지 않습니다.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "parameter" + super().__repr__()[len("variable") :]
+        # --8<-- [end:parameter]
+
+
 def as_variable(obj: object) -> Variable:
     """Variable은 그대로, ndarray와 파이썬/NumPy 수는 Variable로 감싸서 돌려줍니다."""
     if isinstance(obj, Variable):
@@ -203,9 +218,14 @@ class Function:
             if type(x) is Variable:
                 datas.append(x.data)
                 needs.append(x.requires_grad)
-            else:  # 상수: 수치 배열과 NumPy 스칼라는 그대로 받고, 그 밖의 것은 확인합니다.
-                if not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS:
-                    _check_constant(x)
+            elif isinstance(x, np.ndarray | np.generic) and x.dtype.kind not in _REJECTED_KINDS:
+                datas.append(x)  # 상수: 수치 배열과 NumPy 스칼라는 그대로 받습니다.
+                needs.append(False)
+            elif isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스
+                datas.append(x.data)
+                needs.append(x.requires_grad)
+            else:  # 그 밖의 상수(파이썬 수)는 확인합니다.
+                _check_constant(x)
                 datas.append(x)
                 needs.append(False)
         try:
@@ -240,7 +260,7 @@ class Function:
         out_shape = outputs[0].data.shape
         edges, generation, broadcast = [], 0, False
         for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
-            if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
+            if type(x) is not Variable and not isinstance(x, Variable):  # 상수는 데이터 그대로
                 edges.append(x)
                 continue
             if x.generation > generation:
@@ -296,7 +316,7 @@ class Function:
         if edges is None:
             return None
         for i, edge in enumerate(edges):
-            if type(edge) is not Variable and type(edge) is not tuple:
+            if type(edge) is not tuple and not isinstance(edge, Variable):
                 edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다.
         return [_resolve(edge) for edge in edges]
 
@@ -319,7 +339,7 @@ class Function:
         for x, keep in zip(
             edges, self.kept, strict=True
         ):  # 입력이 한두 개라 컴프리헨션보다 빠릅니다(3.11).
-            values.append((x.data if type(x) is Variable else x) if keep else None)
+            values.append((x.data if _is_variable(x) else x) if keep else None)
         return values
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
@@ -358,13 +378,18 @@ def constant(data: object) -> Variable:
     return const
 
 
+def _is_variable(x: object) -> bool:
+    """Variable이거나 그 하위 클래스(Parameter)인지. 흔한 경우(Variable)를 먼저 빠르게 봅니다."""
+    return type(x) is Variable or isinstance(x, Variable)
+
+
 def _data(x: object) -> object:
-    return x.data if type(x) is Variable else x
+    return x.data if _is_variable(x) else x
 
 
 def _as_graph_input(x: object) -> object:
     """create_graph 모드의 backward에 넘길 값: Variable은 그대로, 상수는 미분하지 않는 Variable로."""
-    if x is None or type(x) is Variable:
+    if x is None or _is_variable(x):
         return x
     return constant(x)
 
@@ -375,7 +400,7 @@ def _explain_shape_error(func: Function, args: list, error: ValueError) -> None:
     모양 문제가 아니면(예: 사용자의 forward가 낸 오류) 아무것도 하지 않아 원래 오류가 그대로
     올라갑니다.
     """
-    shapes = [np.shape(x.data if type(x) is Variable else x) for x in args]
+    shapes = [np.shape(_data(x)) for x in args]
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:

@@ -175,7 +175,7 @@ class Pow(LibraryFunction):
         (x,) = self.saved()
         if self.c == 0:  # x**0 = 1은 상수입니다. x = 0에서 0 * 0**-1 = NaN이 되지 않게 합니다.
             zeros = np.zeros(np.shape(gy), dtype=np.result_type(gy))
-            return zeros if type(x) is not Variable else constant(zeros)
+            return constant(zeros) if isinstance(x, Variable) else zeros
         return self.c * x ** (self.c - 1) * gy
 
 
@@ -240,26 +240,26 @@ class Div(LibraryFunction):
 # --- 소문자 도우미 -------------------------------------------------------------------
 def sum_to(x, shape: tuple[int, ...]):
     """x를 더해서 모양 `shape`로 줄입니다. ndarray는 ndarray로, Variable은 Variable로 돌려줍니다."""
-    if type(x) is Variable:
+    if isinstance(x, Variable):
         return x if x.shape == shape else SumTo(shape)(x)
     return x if x.shape == shape else _sum_to_array(x, shape)
 
 
 def broadcast_to(x, shape: tuple[int, ...]):
     """x를 모양 `shape`로 늘립니다. ndarray는 ndarray로, Variable은 Variable로 돌려줍니다."""
-    if type(x) is Variable:
+    if isinstance(x, Variable):
         return x if x.shape == shape else BroadcastTo(shape)(x)
     return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
 def _cos(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Cos`를 씁니다."""
-    return Cos()(x) if type(x) is Variable else np.cos(x)
+    return Cos()(x) if isinstance(x, Variable) else np.cos(x)
 
 
 def _sin(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Sin`을 씁니다."""
-    return Sin()(x) if type(x) is Variable else np.sin(x)
+    return Sin()(x) if isinstance(x, Variable) else np.sin(x)
 
 
 def _operand(other: object, like: object) -> object:
@@ -269,9 +269,9 @@ def _operand(other: object, like: object) -> object:
     float64로 바꾸지 않고, 역전파의 `gy * c`가 스칼라끼리의 빠른 계산이 됩니다. 정수나 bool
     배열과의 계산은 `np.result_type`으로 맞춥니다.
     """
-    if type(other) is Variable or type(other) is np.ndarray:
+    if type(other) is Variable or type(other) is np.ndarray:  # Parameter는 맨 아래에서 그대로
         return other
-    data = like.data if type(like) is Variable else like
+    data = like.data if type(like) is Variable or isinstance(like, Variable) else like
     if type(other) is float or type(other) is int or isinstance(other, Number | np.generic):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
             return data.dtype.type(other)  # 가장 흔한 경우: 실수 배열과 파이썬 수
