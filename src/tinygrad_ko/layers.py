@@ -136,9 +136,10 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
             f"가중치 파일이 없습니다: {path}. 경로를 확인하거나, 먼저 save_weights로 저장하세요."
         )
     try:
-        with np.load(path, allow_pickle=False) as loaded:
-            if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise ValueError("npz가 아닙니다")
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):  # .npy 배열 하나
+            raise ValueError("npz가 아닙니다")
+        with loaded:
             return {name: loaded[name] for name in loaded.files}
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
         raise ValueError(
