@@ -45,6 +45,13 @@ WORKLOAD_ENV = {
         "MALLOC_TRIM_THRESHOLD_": str(4 * 1024**3),
     },
 }
+# 행렬 곱과 신경망: BLAS(OpenBLAS)를 스레드 하나로 둡니다. 여러 스레드의 OpenBLAS는 일을 기다리는
+# 동안에도 CPU를 돌리므로(spin), CPU 시간으로 재면 작은 행렬에서 그 대기가 계산보다 커집니다.
+# PyTorch도 스레드 하나로 재므로 셋이 같은 조건입니다. 행렬 곱은 1000x1000 할당기 설정도 같게 둡니다.
+SINGLE_BLAS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+WORKLOAD_ENV[engines.MATMUL] = {**WORKLOAD_ENV[engines.ELEMENTWISE], **SINGLE_BLAS}
+WORKLOAD_ENV[engines.MLP] = SINGLE_BLAS
+WORKLOAD_ENV[engines.DIGITS] = SINGLE_BLAS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -2,7 +2,8 @@
 
 목표를 바꾸거나 더할 때는 이 표만 고칩니다. 한 줄은 다음과 같습니다.
 
-- ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{k1}``, ``{k2}``(가지 수)는 이번
+- ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{m}``(행렬 곱 작업의 한 변),
+  ``{k1}``, ``{k2}``(가지 수)는 이번
   실행의 크기로 채웁니다.
 - ``value``: (잴 값의 이름, 엔진). 값의 이름은 ``table.MEASURES``에 있습니다.
 - ``over``: 있으면 ``value ÷ over``를 적습니다.
@@ -86,6 +87,35 @@ TARGETS = (
         value=("affine_peak_mb", "tinygrad_ko"),
         over=("affine_peak_mb", "torch"),
         goal=("<=", 1.05, "PyTorch와 같은 수준"),
+    ),
+    Target(
+        "{m}×{m} 행렬 곱 사슬 순전파+역전파: tinygrad_ko ÷ NumPy",
+        value=("matmul_ratio", "tinygrad_ko"),
+        goal=("<=", 1.1),
+    ),
+    Target(
+        "두 층 신경망 학습 스텝(배치 100×1): tinygrad_ko ÷ dezero",
+        value=("mlp_us", "tinygrad_ko"),
+        over=("mlp_us", "dezero"),
+        goal=("<", 1),
+    ),
+    Target(
+        "두 층 신경망 학습 스텝(배치 100×1): tinygrad_ko ÷ torch",
+        value=("mlp_us", "tinygrad_ko"),
+        over=("mlp_us", "torch"),
+        goal=("<=", 1.5),
+    ),
+    Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ dezero",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "dezero"),
+        goal=("<", 1),
+    ),
+    Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ torch",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "torch"),
+        goal=("<=", 1.5),
     ),
     Target(
         "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",

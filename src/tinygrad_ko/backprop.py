@@ -169,7 +169,7 @@ def propagate(
                 slots[index] = gx if previous is None else previous + gx
 
         if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다(_release와 같음).
-            func.edges = None
+            func.edges = func.kept_inputs = None
             if func.keeps_output:
                 func.output_data = None
 
@@ -272,12 +272,14 @@ def _accumulate_leaf(
         if not create_graph:
             if type(gx) is not np.ndarray:
                 gx = np.asarray(gx)  # 0차원 연산이 돌려준 NumPy 스칼라
-            elif _is_shared(gx, gys, gxs, i):
-                gx = gx.copy()
+            elif gx.base is not None or _is_shared(gx, gys, gxs, i):
+                gx = gx.copy()  # 뷰(reshape, broadcast_to의 결과)나 다른 곳과 나눠 쓰는 배열
         x.grad = gx
     else:
         x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-        if not create_graph and type(x.grad) is not np.ndarray:
+        # 0차원 연산이 돌려준 NumPy 스칼라만 배열로 바꿉니다. 앞선 create_graph=True가 남긴
+        # Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼 값이 누적됩니다).
+        if not create_graph and type(x.grad) is not np.ndarray and not _is_variable(x.grad):
             x.grad = np.asarray(x.grad)
 
 
@@ -294,7 +296,7 @@ def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
 
 def _release(func: Function) -> None:
     """역전파를 마친 함수가 붙잡은 입력과 출력 데이터를 놓아 줍니다(retain_graph=False)."""
-    func.edges = None
+    func.edges = func.kept_inputs = None
     if func.keeps_output:
         func.output_data = None
 

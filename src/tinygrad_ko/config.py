@@ -85,6 +85,7 @@ def no_grad() -> contextlib.AbstractContextManager[None]:
     return using_config("enable_backprop", False)
 
 
+# --8<-- [start:train]
 # 현재 스레드가 학습 모드인지 알려 줍니다(드롭아웃이 부릅니다).
 train_enabled = _TRAIN.get
 
@@ -95,6 +96,7 @@ def test_mode() -> contextlib.AbstractContextManager[None]:
     `no_grad()`처럼 스레드마다 따로이고, 블록을 나가면(예외로 나가도) 이전 모드로 돌아갑니다.
     """
     return using_config("train", False)
+    # --8<-- [end:train]
 
 
 test_mode.__test__ = False  # pytest가 이 이름을 테스트 함수로 모으지 않게 합니다.

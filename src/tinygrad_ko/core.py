@@ -30,6 +30,8 @@ from .config import backprop_enabled
 
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
 _REJECTED_KINDS = frozenset("OSUVMm")
+# 연산자가 파이썬 수를 바꾼 상수의 타입. 검사 없이 받아도 되므로 빠른 길로 보냅니다.
+_FLOAT_SCALARS = frozenset({np.float16, np.float32, np.float64, np.longdouble})
 
 
 def as_array(x: object) -> np.ndarray:
@@ -207,25 +209,26 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
-    # 이 인스턴스가 이미 그래프의 노드인지. 그렇다면 다음 호출은 복사본을 씁니다.
-    in_graph = False
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
-        node = copy.copy(self) if self.in_graph else self
+        # 이미 그래프의 노드인 인스턴스(출력이 있는)를 다시 부르면 첫 그래프를 지키려고 복사본을 씁니다.
+        node = self if self.outputs is None else copy.copy(self)
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
         datas, needs = [], []
         for x in inputs:
             if type(x) is Variable:
                 datas.append(x.data)
                 needs.append(x.requires_grad)
-            elif isinstance(x, np.ndarray | np.generic) and x.dtype.kind not in _REJECTED_KINDS:
-                datas.append(x)  # 상수: 수치 배열과 NumPy 스칼라는 그대로 받습니다.
-                needs.append(False)
-            elif isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스
-                datas.append(x.data)
-                needs.append(x.requires_grad)
-            else:  # 그 밖의 상수(파이썬 수)는 확인합니다.
-                _check_constant(x)
+            else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
+                if type(x) not in _FLOAT_SCALARS and (
+                    not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS
+                ):
+                    if isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
+                        datas.append(x.data)
+                        needs.append(x.requires_grad)
+                        node._connect = node._connect_subclassed
+                        continue
+                    _check_constant(x)
                 datas.append(x)
                 needs.append(False)
         try:
@@ -248,7 +251,7 @@ class Function:
     def _connect(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
         """출력의 창조자가 되어 그래프에 들어갑니다. 역전파에 필요한 입력만 붙잡습니다.
 
-        함수를 부를 때마다 도는 곳이라 새 객체를 되도록 적게 만듭니다(리스트 하나, 튜플 하나).
+        함수를 부를 때마다 도는 곳이라, 입력마다 한 번 도는 반복문 하나로 모두 정합니다.
         """
         self.needs_input_grad = needs
         self.kept = kept = self.keep(needs)
@@ -258,9 +261,12 @@ class Function:
                 f"입력마다 True나 False를 하나씩 돌려주세요."
             )
         out_shape = outputs[0].data.shape
-        edges, generation, broadcast = [], 0, False
-        for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
-            if type(x) is not Variable and not isinstance(x, Variable):  # 상수는 데이터 그대로
+        edges, kept_inputs, generation, broadcast, i = [], [], 0, False, 0
+        for x in args:  # zip과 enumerate보다 빠릅니다(파이썬 3.11).
+            keep = kept[i]
+            i += 1
+            kept_inputs.append(x if keep else None)
+            if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
                 edges.append(x)
                 continue
             if x.generation > generation:
@@ -275,10 +281,10 @@ class Function:
             else:
                 edges.append((creator, output_index(creator, x)))
         self.edges = edges
+        self.kept_inputs = kept_inputs
         if broadcast:
             self.input_shapes = tuple([np.shape(_data(x)) for x in args])
         self.generation = generation
-        self.in_graph = True
         for output in outputs:
             output.creator = self
             output.generation = generation + 1
@@ -289,6 +295,35 @@ class Function:
             self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         if self.keeps_output:
             self.output_data = tuple([y.data for y in outputs])
+
+    def _connect_subclassed(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
+        """입력에 Variable의 하위 클래스(Parameter)가 있을 때의 `_connect`(드문 길).
+
+        빠른 `_connect`는 `type(x) is Variable`만 변수로 보므로 하위 클래스를 상수처럼 적어 둡니다.
+        적어 둔 것은 그 객체 자신이라 역전파는 그대로 되고, 여기서 세대와 브로드캐스트한 입력의
+        모양을 바로잡고, 붙잡은 입력에서 데이터를 꺼내는 `saved`를 하위 클래스도 아는 것으로 바꿉니다.
+        흔한 길(모든 변수가 Variable)에는 검사가 하나도 늘지 않습니다.
+        """
+        Function._connect(self, args, outputs, needs)
+        out_shape = outputs[0].data.shape
+        for x in args:
+            if type(x) is not Variable and isinstance(x, Variable):
+                if x.generation > self.generation:
+                    self.generation = x.generation
+                if x.data.shape != out_shape:
+                    self.input_shapes = tuple([np.shape(_data(a)) for a in args])
+        for output in outputs:
+            output.generation = self.generation + 1
+        self.saved = self._saved_subclassed
+
+    def _saved_subclassed(self) -> list:
+        """`saved`와 같지만 Parameter 같은 하위 클래스에서도 데이터를 꺼냅니다."""
+        kept = self.kept_inputs
+        if kept is None:
+            raise _released(self)
+        if backprop_enabled():
+            return [_as_graph_input(x) for x in kept]
+        return [x.data if _is_variable(x) else x for x in kept]
 
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
@@ -316,7 +351,7 @@ class Function:
         if edges is None:
             return None
         for i, edge in enumerate(edges):
-            if type(edge) is not tuple and not isinstance(edge, Variable):
+            if type(edge) is not tuple and not _is_variable(edge):
                 edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다.
         return [_resolve(edge) for edge in edges]
 
@@ -327,19 +362,14 @@ class Function:
         (역전파 활성 모드)는 Variable을 돌려줍니다. 그래서 `gy * cos(x)` 같은 한 가지 식이 두
         경우에 모두 맞습니다.
         """
-        edges = self.edges
-        if edges is None:
+        kept = self.kept_inputs
+        if kept is None:
             raise _released(self)
         if backprop_enabled():
-            return [
-                _as_graph_input(x) if keep else None
-                for x, keep in zip(edges, self.kept, strict=True)
-            ]
+            return [_as_graph_input(x) for x in kept]
         values = []
-        for x, keep in zip(
-            edges, self.kept, strict=True
-        ):  # 입력이 한두 개라 컴프리헨션보다 빠릅니다(3.11).
-            values.append((x.data if _is_variable(x) else x) if keep else None)
+        for x in kept:  # 입력이 한두 개라 컴프리헨션보다 반복문이 빠릅니다(파이썬 3.11).
+            values.append(x.data if type(x) is Variable else x)
         return values
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
@@ -354,7 +384,7 @@ class Function:
             return data
         output = self.outputs[index]()
         if output is None:
-            output = _new_variable(data)
+            output = _wrap_output(data)
             output.creator = self
             output.generation = self.generation + 1
         return output
@@ -373,13 +403,13 @@ def _check_constant(x: object) -> None:
 
 def constant(data: object) -> Variable:
     """미분하지 않는 상수 변수를 검사 없이 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
-    const = _new_variable(np.asarray(data))
+    const = _wrap_output(np.asarray(data))
     const.requires_grad = False
     return const
 
 
 def _is_variable(x: object) -> bool:
-    """Variable이거나 그 하위 클래스(Parameter)인지. 흔한 경우(Variable)를 먼저 빠르게 봅니다."""
+    """Variable이거나 그 하위 클래스(Parameter)인지."""
     return type(x) is Variable or isinstance(x, Variable)
 
 
@@ -425,18 +455,6 @@ def _released(func: Function) -> RuntimeError:
     )
 
 
-def _new_variable(data: np.ndarray) -> Variable:
-    """검사 없이 Variable을 만듭니다(엔진 안에서만). 미분이 필요한 말단 변수로 시작합니다."""
-    var = Variable.__new__(Variable)
-    var.data = data
-    var.name = None
-    var.grad = None
-    var.creator = None
-    var.generation = 0
-    var.requires_grad = True
-    return var
-
-
 def _wrap_output(y: object) -> Variable:
     """forward의 결과를 Variable로 감쌉니다. 0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다."""
     if type(y) is not np.ndarray:
@@ -447,4 +465,11 @@ def _wrap_output(y: object) -> Variable:
                 f"np.array(...)로 감싸서 돌려주세요."
             )
         y = y.__array__() if isinstance(y, np.generic) else np.asarray(y)
-    return _new_variable(y)
+    output = Variable.__new__(Variable)  # 검사 없이 만듭니다(엔진 안에서만). 자주 불려 펼쳐 둡니다.
+    output.data = y
+    output.name = None
+    output.grad = None
+    output.creator = None
+    output.generation = 0
+    output.requires_grad = True
+    return output

@@ -9,8 +9,9 @@
   실행할 때마다 같습니다(첫 에포크, 둘째 에포크 ... 의 순서가 각각 같습니다).
 - 마지막 배치는 남은 만큼만 담습니다(`drop_last=True`이면 버립니다). `len(loader)`는 배치 수입니다.
 - 정답이 없는 데이터셋이면 t는 None입니다.
-- 변환이 없는 데이터셋(`transform`과 `target_transform`이 None)은 배열에서 한 번에 뽑고, 변환이
-  있으면 샘플마다 `dataset[i]`로 꺼내 쌓습니다.
+- `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 배치용 `batch`를 가지면(`transforms` 모듈의
+  변환들) 배치에 한 번에 합니다. 그 밖의 경우(람다 변환, `__getitem__`을 고친 데이터셋, 리스트)에는
+  샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다.
 """
 
 from __future__ import annotations
@@ -67,9 +68,14 @@ class DataLoader:
     def batch(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """번호들에 해당하는 샘플을 모아 (x, t) 배치를 만듭니다."""
         dataset = self.dataset
-        if _plain_arrays(dataset):
-            label = dataset.label
-            return dataset.data[indices], None if label is None else label[indices]
+        if _batchable(dataset):
+            x = dataset.data[indices]
+            t = None if dataset.label is None else dataset.label[indices]
+            if dataset.transform is not None:
+                x = dataset.transform.batch(x)
+            if t is not None and dataset.target_transform is not None:
+                t = dataset.target_transform.batch(t)
+            return x, t
         examples = [dataset[int(i)] for i in indices]
         x = np.stack([np.asarray(example[0]) for example in examples])
         targets = [example[1] for example in examples]
@@ -78,12 +84,14 @@ class DataLoader:
         # --8<-- [end:loader]
 
 
-def _plain_arrays(dataset: object) -> bool:
-    """변환 없이 배열에서 바로 뽑아도 되는 데이터셋인지(`dataset[i]`를 고쳐 쓰지 않은 Dataset)."""
+def _batchable(dataset: object) -> bool:
+    """배열에서 배치를 한 번에 뽑아도 되는 데이터셋인지: `dataset[i]`를 고쳐 쓰지 않은 Dataset이고,
+    변환이 없거나 배치용 `batch`를 가졌습니다."""
     return (
         isinstance(dataset, Dataset)
         and type(dataset).__getitem__ is Dataset.__getitem__
-        and dataset.transform is None
-        and dataset.target_transform is None
         and isinstance(dataset.data, np.ndarray)
+        and (dataset.label is None or isinstance(dataset.label, np.ndarray))
+        and (dataset.transform is None or hasattr(dataset.transform, "batch"))
+        and (dataset.target_transform is None or hasattr(dataset.target_transform, "batch"))
     )

@@ -1,4 +1,5 @@
-"""층(`Layer`): 매개변수와 다른 층을 속성으로 가지는 구성 요소(44단계)와 그 저장·불러오기(53단계).
+"""층(`Layer`): 매개변수와 다른 층을 속성으로 가지는 구성 요소(44단계), 그 저장·불러오기(53단계),
+그리고 완전 연결 층 `Linear`(입력 크기는 첫 호출에서 정합니다).
 
 층은 매개변수를 따로 등록하지 않습니다. `parameters()`를 부르면 그때의 속성을 넣은 순서대로 훑어,
 값이 `Parameter`이면 그 자신을, `Layer`이면 그 층의 매개변수를, 리스트나 튜플이면 그 안의
@@ -18,8 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from .core import Parameter, Variable
+from .matrix import linear
 
-__all__ = ["Layer"]
+__all__ = ["Layer", "Linear"]
 
 
 # --8<-- [start:layer]
@@ -172,3 +174,56 @@ def _check_same_structure(
         f"{path}은(는) 다른 구조의 모델에서 저장한 가중치입니다. {' / '.join(details)}. "
         f"같은 구조(층의 종류, 순서, 크기)로 만든 모델에서 불러오세요. 매개변수는 바꾸지 않았습니다."
     )
+
+
+# --8<-- [start:linear]
+class Linear(Layer):
+    """완전 연결 층 y = x @ W + b. W는 (입력 크기, 출력 크기), b는 (출력 크기,)입니다.
+
+    `in_size`를 주지 않으면 처음 들어온 입력의 마지막 축 크기로 W를 만듭니다(책과 같음). W의 처음
+    값은 평균 0, 표준편차 √(1/입력 크기)의 정규 분포에서 뽑습니다. `seed`(정수나
+    numpy.random.Generator)를 주면 같은 값으로 시작합니다.
+    """
+
+    def __init__(
+        self,
+        out_size: int,
+        in_size: int | None = None,
+        *,
+        bias: bool = True,
+        dtype: object = np.float32,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        self.out_size = _check_size("out_size", out_size)
+        self.in_size = None if in_size is None else _check_size("in_size", in_size)
+        self.dtype = np.dtype(dtype)
+        self.rng = np.random.default_rng(seed)
+        self.W = Parameter(None, name="W")
+        if self.in_size is not None:
+            self._init_W()
+        self.b = Parameter(np.zeros(self.out_size, dtype=self.dtype), name="b") if bias else None
+
+    def _init_W(self) -> None:
+        scale = np.sqrt(1.0 / self.in_size)
+        W = self.rng.standard_normal((self.in_size, self.out_size)) * scale
+        self.W.data = W.astype(self.dtype)
+
+    def forward(self, x):
+        if self.W.data is None:
+            self.in_size = _check_size("입력의 마지막 축 크기", np.shape(_data(x))[-1])
+            self._init_W()
+        return linear(x, self.W, self.b)
+        # --8<-- [end:linear]
+
+    def __repr__(self) -> str:
+        return f"Linear(in_size={self.in_size}, out_size={self.out_size})"
+
+
+def _data(x: object) -> object:
+    return x.data if isinstance(x, Variable) else x
+
+
+def _check_size(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {value!r}.")
+    return int(value)

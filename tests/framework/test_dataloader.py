@@ -113,3 +113,26 @@ def test_batch_size_must_be_an_integer(size):
 def test_not_a_dataset():
     with pytest.raises(TypeError, match="데이터셋"):
         DataLoader(42, batch_size=2)
+
+
+def test_batch_transforms_give_the_same_batches_as_sample_by_sample():
+    from tinygrad_ko import transforms as T
+
+    images = np.random.default_rng(0).integers(0, 256, size=(11, 4, 4)).astype(np.uint8)
+    pipeline = T.Compose([T.Flatten(), T.ToFloat(), T.Normalize(0.5, 2.0)])
+    fast = ArrayDataset(images, np.arange(11), transform=pipeline)
+    slow = ArrayDataset(images, np.arange(11), transform=lambda x: pipeline(x))  # batch가 없는 변환
+    assert hasattr(pipeline, "batch") and not hasattr(slow.transform, "batch")
+    for (xf, tf), (xs, ts) in zip(
+        DataLoader(fast, 4, seed=1), DataLoader(slow, 4, seed=1), strict=True
+    ):
+        assert xf.dtype == xs.dtype == np.float32 and xf.shape == xs.shape
+        np.testing.assert_array_equal(xf, xs)
+        np.testing.assert_array_equal(tf, ts)
+
+
+def test_compose_has_batch_only_when_every_transform_has_it():
+    from tinygrad_ko import transforms as T
+
+    assert not hasattr(T.Compose([T.Flatten(), lambda x: x]), "batch")
+    assert hasattr(T.Compose([]), "batch")

@@ -101,3 +101,26 @@ def test_parameter_without_grad_records_no_graph():
     p = Parameter(np.array(2.0), requires_grad=False)
     y = p * 3.0
     assert y.creator is None and not y.requires_grad
+
+
+def test_broadcast_parameter_gets_a_gradient_of_its_own_shape_in_both_modes():
+    b = Parameter(np.array([1.0, 2.0]))
+    x = Variable(np.ones((3, 2)))
+    y = x * x + b  # b는 (2,)에서 (3, 2)로 늘어납니다
+    tg.sum(y * y).backward(create_graph=True)
+    assert b.grad.shape == (2,)
+    np.testing.assert_allclose(b.grad.data, (2 * (1.0 + b.data)) * 3)
+    gb = b.grad
+    b.cleargrad()
+    tg.sum(gb).backward()
+    np.testing.assert_allclose(b.grad, [6.0, 6.0])  # d/db Σ 2(1 + b)·3 = 6
+
+
+def test_parameter_after_an_intermediate_keeps_generation_order():
+    p = Parameter(np.array(3.0))
+    x = Variable(np.array(2.0))
+    h = x * x  # 세대 1
+    y = h * p + h  # p는 세대 0, h는 세대 1
+    y.backward()
+    assert y.creator.generation == 2
+    assert p.grad == 4.0 and x.grad == 2 * 2.0 * (3.0 + 1.0)
