@@ -209,12 +209,14 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
+    # 입력에 Variable의 하위 클래스(Parameter)가 있는 함수가 붙잡은 입력(드문 길). 아니면 None.
+    subclassed_kept: list | None = None
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
         # 이미 그래프의 노드인 인스턴스(출력이 있는)를 다시 부르면 첫 그래프를 지키려고 복사본을 씁니다.
         node = self if self.outputs is None else copy.copy(self)
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
-        datas, needs = [], []
+        datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
                 datas.append(x.data)
@@ -226,7 +228,7 @@ class Function:
                     if isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
                         datas.append(x.data)
                         needs.append(x.requires_grad)
-                        node._connect = node._connect_subclassed
+                        subclassed = True
                         continue
                     _check_constant(x)
                 datas.append(x)
@@ -243,6 +245,8 @@ class Function:
 
         if True in needs and backprop_enabled():
             node._connect(inputs, outputs, needs)
+            if subclassed:  # Parameter 같은 Variable의 하위 클래스가 입력에 있습니다(드문 길).
+                node._fix_subclassed(inputs, outputs)
         else:  # 그래프에 들어가지 않은 출력은 미분할 수 없는 상수입니다.
             for output in outputs:
                 output.requires_grad = False
@@ -296,15 +300,15 @@ class Function:
         if self.keeps_output:
             self.output_data = tuple([y.data for y in outputs])
 
-    def _connect_subclassed(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
-        """입력에 Variable의 하위 클래스(Parameter)가 있을 때의 `_connect`(드문 길).
+    def _fix_subclassed(self, args: tuple, outputs: list[Variable]) -> None:
+        """입력에 Variable의 하위 클래스(Parameter)가 있을 때 `_connect` 다음에 부릅니다(드문 길).
 
-        빠른 `_connect`는 `type(x) is Variable`만 변수로 보므로 하위 클래스를 상수처럼 적어 둡니다.
-        적어 둔 것은 그 객체 자신이라 역전파는 그대로 되고, 여기서 세대와 브로드캐스트한 입력의
-        모양을 바로잡고, 붙잡은 입력에서 데이터를 꺼내는 `saved`를 하위 클래스도 아는 것으로 바꿉니다.
-        흔한 길(모든 변수가 Variable)에는 검사가 하나도 늘지 않습니다.
+        `_connect`는 빠르게 돌려고 `type(x) is Variable`만 변수로 보므로 하위 클래스를 상수처럼 적어
+        둡니다. 적어 둔 것은 그 객체 자신이라 역전파는 그대로 되고, 여기서 세대와 브로드캐스트한
+        입력의 모양을 바로잡고, 붙잡은 입력을 `kept_inputs` 대신 `subclassed_kept`로 옮깁니다.
+        그러면 흔한 길의 `saved`는 아무것도 더 검사하지 않고, `kept_inputs`가 None일 때만 도는 드문
+        길(`_saved_subclassed`)이 하위 클래스에서도 데이터를 꺼냅니다.
         """
-        Function._connect(self, args, outputs, needs)
         out_shape = outputs[0].data.shape
         for x in args:
             if type(x) is not Variable and isinstance(x, Variable):
@@ -314,12 +318,12 @@ class Function:
                     self.input_shapes = tuple([np.shape(_data(a)) for a in args])
         for output in outputs:
             output.generation = self.generation + 1
-        self.saved = self._saved_subclassed
+        self.subclassed_kept, self.kept_inputs = self.kept_inputs, None
 
     def _saved_subclassed(self) -> list:
-        """`saved`와 같지만 Parameter 같은 하위 클래스에서도 데이터를 꺼냅니다."""
-        kept = self.kept_inputs
-        if kept is None:
+        """`saved`의 드문 길: Parameter 같은 하위 클래스에서도 데이터를 꺼냅니다."""
+        kept = self.subclassed_kept
+        if kept is None or self.edges is None:  # 역전파가 그래프를 놓아 주었습니다.
             raise _released(self)
         if backprop_enabled():
             return [_as_graph_input(x) for x in kept]
@@ -364,7 +368,7 @@ class Function:
         """
         kept = self.kept_inputs
         if kept is None:
-            raise _released(self)
+            return self._saved_subclassed()  # 하위 클래스 입력이 있는 함수, 또는 해제된 그래프
         if backprop_enabled():
             return [_as_graph_input(x) for x in kept]
         values = []

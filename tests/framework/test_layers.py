@@ -124,3 +124,26 @@ def test_parameter_after_an_intermediate_keeps_generation_order():
     y.backward()
     assert y.creator.generation == 2
     assert p.grad == 4.0 and x.grad == 2 * 2.0 * (3.0 + 1.0)
+
+
+def test_functions_of_parameters_leave_no_reference_cycles(gc_disabled):
+    import gc
+
+    p = Parameter(np.ones(3))
+    for _ in range(50):
+        y = tg.sum(p * 2.0 + p)
+        y.backward(create_graph=True)
+        p.cleargrad()
+        y = tg.sum(p * p)
+        y.backward()
+        p.cleargrad()
+    del y
+    assert gc.collect() == 0
+
+
+def test_released_graph_with_parameters_still_says_released():
+    p = Parameter(np.array(2.0))
+    y = p * p
+    y.backward()
+    with pytest.raises(RuntimeError, match="해제"):
+        y.backward()
