@@ -36,7 +36,9 @@ SCALAR_WORKLOADS = (
 )
 # 제4고지의 텐서 작업: 1000x1000 행렬 곱의 사슬, 두 층 신경망의 학습 스텝(43단계의 sin 회귀).
 MATMUL, MLP = "matmul", "mlp"
-TENSOR_WORKLOADS = (MATMUL, MLP)
+# 51단계: 손글씨 숫자 8,000장으로 MLP(784 -> 100 -> 10, ReLU)를 배치 100으로 한 에포크 학습.
+DIGITS = "digits_epoch"
+TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS)
 ALL_WORKLOADS = SCALAR_WORKLOADS + TENSOR_WORKLOADS
 
 
@@ -85,7 +87,7 @@ ENGINES: dict[str, EngineInfo] = {
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
-        EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP,), True, True),
+        EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP, DIGITS), True, True),
         EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
     )
 }
@@ -183,6 +185,23 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
             for p in ps:
                 p.data -= lr * p.grad
         return [p.data for p in ps], float(loss.data)
+
+    def digits_epoch(self, params, batches, lr: float):
+        """51단계의 한 에포크를 이 프레임워크의 관용구로: MLP 모델, SGD 옵티마이저, 교차 엔트로피."""
+        from tinygrad_ko.models import MLP
+        from tinygrad_ko.optimizers import SGD
+        from tinygrad_ko.softmax import softmax_cross_entropy
+
+        model = MLP((params[0].shape[1], params[2].shape[1]), self.module.relu)
+        for param, value in zip(model.params(), params, strict=True):
+            param.data = value.copy()
+        optimizer = SGD(model.parameters(), lr=lr)
+        for x, t in batches:
+            loss = softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            optimizer.step()
+        return [p.data for p in model.params()], float(loss.data)
 
 
 class GenerationStepEngine(ArrayEngine):
@@ -282,6 +301,29 @@ class DezeroEngine(Engine):
                 p.data -= lr * p.grad.data
         return [p.data for p in ps], float(loss.data)
 
+    def digits_epoch(self, params, batches, lr: float):
+        """같은 한 에포크를 DeZero의 관용구로: `dezero.models.MLP`, `optimizers.SGD`, `F.softmax_cross_entropy`."""
+        import dezero.models
+        import dezero.optimizers
+
+        F = self.F
+        model = dezero.models.MLP((params[0].shape[1], params[2].shape[1]), activation=F.relu)
+        x0, _ = batches[0]
+        model(x0)  # 입력 크기를 정해 W를 만든 뒤 같은 처음 값으로 바꿉니다.
+        for layer, (W, b) in zip(model.layers, (params[:2], params[2:]), strict=True):
+            layer.W.data = W.copy()
+            layer.b.data = b.copy()
+        optimizer = dezero.optimizers.SGD(lr).setup(model)
+        for x, t in batches:
+            loss = F.softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            optimizer.update()
+        arrays = []
+        for layer in model.layers:
+            arrays += [layer.W.data, layer.b.data]
+        return arrays, float(loss.data)
+
 
 # --- PyTorch --------------------------------------------------------------------------
 class TorchEngine(OperatorMixin, Engine):
@@ -339,6 +381,28 @@ class TorchEngine(OperatorMixin, Engine):
                 for p in ps:
                     p -= lr * p.grad
         return [p.detach().numpy() for p in ps], float(loss)
+
+    def digits_epoch(self, params, batches, lr: float):
+        """같은 한 에포크를 PyTorch의 관용구로: `nn.Sequential`, `optim.SGD`, `F.cross_entropy`."""
+        torch = self.torch
+        nn = torch.nn
+        W1, b1, W2, b2 = params
+        model = nn.Sequential(nn.Linear(*W1.shape), nn.ReLU(), nn.Linear(*W2.shape))
+        with torch.no_grad():  # PyTorch의 가중치는 (출력, 입력) 모양입니다.
+            for layer, W, b in ((model[0], W1, b1), (model[2], W2, b2)):
+                layer.weight.copy_(torch.from_numpy(W.T))
+                layer.bias.copy_(torch.from_numpy(b))
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        cross_entropy = torch.nn.functional.cross_entropy
+        for x, t in batches:
+            loss = cross_entropy(model(torch.from_numpy(x)), torch.from_numpy(t))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        arrays = []
+        for layer in (model[0], model[2]):
+            arrays += [layer.weight.detach().numpy().T, layer.bias.detach().numpy()]
+        return arrays, loss.item()
 
 
 def load(key: str):

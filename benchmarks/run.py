@@ -51,6 +51,7 @@ WORKLOAD_ENV = {
 SINGLE_BLAS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 WORKLOAD_ENV[engines.MATMUL] = {**WORKLOAD_ENV[engines.ELEMENTWISE], **SINGLE_BLAS}
 WORKLOAD_ENV[engines.MLP] = SINGLE_BLAS
+WORKLOAD_ENV[engines.DIGITS] = SINGLE_BLAS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -106,6 +106,18 @@ TARGETS = (
         goal=("<=", 1.5),
     ),
     Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ dezero",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "dezero"),
+        goal=("<", 1),
+    ),
+    Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ torch",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "torch"),
+        goal=("<=", 1.5),
+    ),
+    Target(
         "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
         value=("deepest", "tinygrad_ko"),
         spec=",.0f",

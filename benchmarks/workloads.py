@@ -47,6 +47,8 @@ class Sizes:
     matmul_repeats: int = 7
     mlp_steps: int = 200  # 반복 한 번에 하는 학습 스텝 수
     mlp_repeats: int = 11
+    digits_samples: int = 8000  # 51단계: 손글씨 숫자 학습 세트 전부(배치 100개씩 80스텝)
+    digits_repeats: int = 7
 
 
 FULL = Sizes()
@@ -66,6 +68,8 @@ QUICK = Sizes(
     matmul_repeats=2,
     mlp_steps=20,
     mlp_repeats=2,
+    digits_samples=1000,
+    digits_repeats=2,
 )
 
 # 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
@@ -485,3 +489,71 @@ def mlp(engine, sizes: Sizes) -> dict:
         _, loss = engine.mlp_train(params, x, t, MLP_LR, sizes.mlp_steps)
         step_us.append((clock() - t0) / sizes.mlp_steps / 1000)
     return {"steps": sizes.mlp_steps, "step_us": step_us, "final_loss": loss}
+
+
+# --- (h) 손글씨 숫자 한 에포크(51단계) ----------------------------------------------------------
+DIGITS_HIDDEN, DIGITS_BATCH, DIGITS_LR = 100, 100, 0.1
+
+
+def digits_problem(n_samples: int) -> tuple[list, list[np.ndarray]]:
+    """저장소의 손글씨 숫자(float32, 0~1로 편 784개)를 시드 0의 순서로 배치 100개씩 미리 나눈 것과,
+    784 -> 100 -> 10 신경망의 처음 매개변수(float32). 모든 엔진이 같은 배치, 같은 순서를 씁니다."""
+    from tinygrad_ko.datasets import load_mnist
+
+    images, labels = load_mnist(train=True)
+    order = np.random.default_rng(0).permutation(len(images))[:n_samples]
+    x = (images[order].reshape(len(order), -1) / np.float32(255.0)).astype(np.float32)
+    t = labels[order].astype(np.int64)
+    batches = [
+        (x[i : i + DIGITS_BATCH], t[i : i + DIGITS_BATCH]) for i in range(0, len(x), DIGITS_BATCH)
+    ]
+    rng = np.random.default_rng(1)
+    params = [
+        (rng.standard_normal((784, DIGITS_HIDDEN)) * np.sqrt(1 / 784)).astype(np.float32),
+        np.zeros(DIGITS_HIDDEN, dtype=np.float32),
+        (rng.standard_normal((DIGITS_HIDDEN, 10)) * np.sqrt(1 / DIGITS_HIDDEN)).astype(np.float32),
+        np.zeros(10, dtype=np.float32),
+    ]
+    return batches, params
+
+
+def numpy_digits_step(params: list[np.ndarray], x: np.ndarray, t: np.ndarray, lr: float):
+    """학습 스텝 하나를 NumPy(float64)로: 손으로 유도한 역전파와 SGD. (새 매개변수, 손실)."""
+    W1, b1, W2, b2 = (p.astype(np.float64) for p in params)
+    h = np.maximum(x @ W1 + b1, 0.0)
+    scores = h @ W2 + b2
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    n = len(t)
+    loss = -log_p[np.arange(n), t].mean()
+    gs = (np.exp(log_p) - np.eye(10)[t]) / n
+    gh = gs @ W2.T * (h > 0)
+    grads = [x.T @ gh, gh.sum(axis=0), h.T @ gs, gs.sum(axis=0)]
+    new = [p - lr * g for p, g in zip((W1, b1, W2, b2), grads, strict=True)]
+    return new, float(loss)
+
+
+def digits_epoch(engine, sizes: Sizes) -> dict:
+    """한 에포크(배치 100개씩, 순전파·미분값 지우기·역전파·SGD 갱신)에 든 시간(ms)."""
+    batches, params = digits_problem(sizes.digits_samples)
+    x0, t0 = batches[0]
+    want, want_loss = numpy_digits_step(params, x0.astype(np.float64), t0, DIGITS_LR)
+    got, got_loss = engine.digits_epoch(params, batches[:1], DIGITS_LR)
+    ok = math.isclose(got_loss, want_loss, rel_tol=1e-5)
+    if not ok or not all(
+        np.allclose(g, w, rtol=1e-4, atol=1e-6) for g, w in zip(got, want, strict=True)
+    ):
+        raise WrongGradient("손글씨 숫자: 한 스텝 뒤의 매개변수가 NumPy로 구한 값과 다릅니다.")
+    epoch_ms = []
+    engine.digits_epoch(params, batches, DIGITS_LR)  # 데우기
+    for _ in range(sizes.digits_repeats):
+        gc.collect()
+        start = clock()
+        final, loss = engine.digits_epoch(params, batches, DIGITS_LR)
+        epoch_ms.append((clock() - start) / 1e6)
+    return {
+        "samples": sizes.digits_samples,
+        "steps": len(batches),
+        "epoch_ms": epoch_ms,
+        "final_loss": loss,
+    }

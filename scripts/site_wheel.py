@@ -39,11 +39,19 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + digest.decode("ascii")
 
 
+# 파이썬 파일 말고 휠에 함께 담는 패키지 데이터(pyproject.toml 의 package-data와 같은 것):
+# 51장의 손글씨 숫자 파일과 그 출처·라이선스. 노트북 독자도 인터넷 없이 학습할 수 있게 합니다.
+DATA_PATTERNS = ("data/*.npz", "data/*.md", "data/*.txt")
+
+
 def _package_files(root: Path, package: str) -> list[tuple[str, bytes]]:
-    """휠에 담을 (휠 안의 경로, 내용) 목록. 파이썬 파일만, 경로 순서대로."""
+    """휠에 담을 (휠 안의 경로, 내용) 목록. 파이썬 파일과 패키지 데이터, 경로 순서대로."""
     base = root / "src"
     files = []
-    for path in sorted((base / package).rglob("*.py")):
+    paths = set((base / package).rglob("*.py"))
+    for pattern in DATA_PATTERNS:
+        paths.update((base / package).glob(pattern))
+    for path in sorted(paths):
         if "__pycache__" in path.parts:
             continue
         files.append((path.relative_to(base).as_posix(), path.read_bytes()))

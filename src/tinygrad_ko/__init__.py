@@ -10,8 +10,8 @@
 from . import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
 from .activations import ReLU, Sigmoid, relu, sigmoid
 from .backprop import grad
-from .config import Config, no_grad, using_config
-from .core import Function, Variable, as_array, as_variable
+from .config import Config, no_grad, test_mode, using_config
+from .core import Function, Parameter, Variable, as_array, as_variable
 from .functions import (
     Add,
     BroadcastTo,
@@ -71,6 +71,7 @@ __all__ = [
     "Min",
     "Mul",
     "Neg",
+    "Parameter",
     "Pow",
     "ReLU",
     "Reshape",
@@ -116,6 +117,7 @@ __all__ = [
     "sum",
     "sum_to",
     "tanh",
+    "test_mode",
     "transpose",
     "using_config",
 ]

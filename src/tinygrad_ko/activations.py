@@ -51,7 +51,7 @@ class ReLU(LibraryFunction):
 
     def backward(self, gy):
         y = self.saved_output()
-        y = y.data if type(y) is Variable else y
+        y = y.data if isinstance(y, Variable) else y
         return gy * (y > 0)  # 마스크(bool 배열)는 미분하지 않는 상수입니다.
         # --8<-- [end:relu]
 

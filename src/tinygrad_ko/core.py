@@ -146,6 +146,21 @@ class Variable:
         backpropagate(self, retain_grad, retain_graph, create_graph)
 
 
+# --8<-- [start:parameter]
+class Parameter(Variable):
+    """학습으로 고칠 값(가중치, 편향)을 담는 변수. 하는 일은 Variable과 똑같습니다.
+
+    다른 점은 타입 하나뿐입니다. 층(`Layer`)이 속성 가운데 Parameter인 것만 골라 모으므로,
+    입력이나 중간 결과를 속성에 담아 두어도 매개변수로 잘못 세지 않습니다.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "parameter" + super().__repr__()[len("variable") :]
+        # --8<-- [end:parameter]
+
+
 def as_variable(obj: object) -> Variable:
     """Variable은 그대로, ndarray와 파이썬/NumPy 수는 Variable로 감싸서 돌려줍니다."""
     if isinstance(obj, Variable):
@@ -194,12 +209,14 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
+    # 입력에 Variable의 하위 클래스(Parameter)가 있는 함수가 붙잡은 입력(드문 길). 아니면 None.
+    subclassed_kept: list | None = None
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
         # 이미 그래프의 노드인 인스턴스(출력이 있는)를 다시 부르면 첫 그래프를 지키려고 복사본을 씁니다.
         node = self if self.outputs is None else copy.copy(self)
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
-        datas, needs = [], []
+        datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
                 datas.append(x.data)
@@ -208,6 +225,11 @@ class Function:
                 if type(x) not in _FLOAT_SCALARS and (
                     not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS
                 ):
+                    if isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
+                        datas.append(x.data)
+                        needs.append(x.requires_grad)
+                        subclassed = True
+                        continue
                     _check_constant(x)
                 datas.append(x)
                 needs.append(False)
@@ -223,6 +245,8 @@ class Function:
 
         if True in needs and backprop_enabled():
             node._connect(inputs, outputs, needs)
+            if subclassed:  # Parameter 같은 Variable의 하위 클래스가 입력에 있습니다(드문 길).
+                node._fix_subclassed(inputs, outputs)
         else:  # 그래프에 들어가지 않은 출력은 미분할 수 없는 상수입니다.
             for output in outputs:
                 output.requires_grad = False
@@ -276,6 +300,35 @@ class Function:
         if self.keeps_output:
             self.output_data = tuple([y.data for y in outputs])
 
+    def _fix_subclassed(self, args: tuple, outputs: list[Variable]) -> None:
+        """입력에 Variable의 하위 클래스(Parameter)가 있을 때 `_connect` 다음에 부릅니다(드문 길).
+
+        `_connect`는 빠르게 돌려고 `type(x) is Variable`만 변수로 보므로 하위 클래스를 상수처럼 적어
+        둡니다. 적어 둔 것은 그 객체 자신이라 역전파는 그대로 되고, 여기서 세대와 브로드캐스트한
+        입력의 모양을 바로잡고, 붙잡은 입력을 `kept_inputs` 대신 `subclassed_kept`로 옮깁니다.
+        그러면 흔한 길의 `saved`는 아무것도 더 검사하지 않고, `kept_inputs`가 None일 때만 도는 드문
+        길(`_saved_subclassed`)이 하위 클래스에서도 데이터를 꺼냅니다.
+        """
+        out_shape = outputs[0].data.shape
+        for x in args:
+            if type(x) is not Variable and isinstance(x, Variable):
+                if x.generation > self.generation:
+                    self.generation = x.generation
+                if x.data.shape != out_shape:
+                    self.input_shapes = tuple([np.shape(_data(a)) for a in args])
+        for output in outputs:
+            output.generation = self.generation + 1
+        self.subclassed_kept, self.kept_inputs = self.kept_inputs, None
+
+    def _saved_subclassed(self) -> list:
+        """`saved`의 드문 길: Parameter 같은 하위 클래스에서도 데이터를 꺼냅니다."""
+        kept = self.subclassed_kept
+        if kept is None or self.edges is None:  # 역전파가 그래프를 놓아 주었습니다.
+            raise _released(self)
+        if backprop_enabled():
+            return [_as_graph_input(x) for x in kept]
+        return [x.data if _is_variable(x) else x for x in kept]
+
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
@@ -302,7 +355,7 @@ class Function:
         if edges is None:
             return None
         for i, edge in enumerate(edges):
-            if type(edge) is not Variable and type(edge) is not tuple:
+            if type(edge) is not tuple and not _is_variable(edge):
                 edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다.
         return [_resolve(edge) for edge in edges]
 
@@ -315,7 +368,7 @@ class Function:
         """
         kept = self.kept_inputs
         if kept is None:
-            raise _released(self)
+            return self._saved_subclassed()  # 하위 클래스 입력이 있는 함수, 또는 해제된 그래프
         if backprop_enabled():
             return [_as_graph_input(x) for x in kept]
         values = []
@@ -359,13 +412,18 @@ def constant(data: object) -> Variable:
     return const
 
 
+def _is_variable(x: object) -> bool:
+    """Variable이거나 그 하위 클래스(Parameter)인지."""
+    return type(x) is Variable or isinstance(x, Variable)
+
+
 def _data(x: object) -> object:
-    return x.data if type(x) is Variable else x
+    return x.data if _is_variable(x) else x
 
 
 def _as_graph_input(x: object) -> object:
     """create_graph 모드의 backward에 넘길 값: Variable은 그대로, 상수는 미분하지 않는 Variable로."""
-    if x is None or type(x) is Variable:
+    if x is None or _is_variable(x):
         return x
     return constant(x)
 
@@ -376,7 +434,7 @@ def _explain_shape_error(func: Function, args: list, error: ValueError) -> None:
     모양 문제가 아니면(예: 사용자의 forward가 낸 오류) 아무것도 하지 않아 원래 오류가 그대로
     올라갑니다.
     """
-    shapes = [np.shape(x.data if type(x) is Variable else x) for x in args]
+    shapes = [np.shape(_data(x)) for x in args]
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:

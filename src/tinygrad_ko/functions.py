@@ -69,7 +69,7 @@ def _sum_to(x, shape: tuple[int, ...]):
     """엔진 안에서 쓰는 `sum_to`: 모양 검사를 건너뜁니다(모양은 순전파가 이미 맞춰 두었습니다)."""
     if x.shape == shape:
         return x
-    if type(x) is Variable:
+    if isinstance(x, Variable):
         return SumTo(shape)(x)
     return _sum_to_array(x, shape)
 
@@ -238,7 +238,7 @@ class Pow(LibraryFunction):
         (x,) = self.saved()
         if self.c == 0:  # x**0 = 1은 상수입니다. x = 0에서 0 * 0**-1 = NaN이 되지 않게 합니다.
             zeros = np.zeros(np.shape(gy), dtype=np.result_type(gy))
-            return zeros if type(x) is not Variable else constant(zeros)
+            return zeros if not isinstance(x, Variable) else constant(zeros)
         return self.c * x ** (self.c - 1) * gy
 
 
@@ -257,7 +257,7 @@ class Clip(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        data = x.data if type(x) is Variable else x
+        data = x.data if isinstance(x, Variable) else x
         if self.x_min is None:
             inside = data <= self.x_max
         elif self.x_max is None:
@@ -337,7 +337,7 @@ def sum_to(x, shape):
     Variable을 돌려줍니다. 이미 그 모양이면 x를 그대로 돌려줍니다. 줄일 수 없는 모양은 ValueError.
     """
     shape = as_shape(shape)
-    if type(x) is not Variable and not isinstance(x, np.ndarray | np.generic):
+    if not isinstance(x, Variable) and not isinstance(x, np.ndarray | np.generic):
         x = as_variable(x)
     x_shape = x.shape
     if x_shape != shape:
@@ -353,23 +353,23 @@ def broadcast_to(x, shape):
     """
     if type(shape) is not tuple:
         shape = as_shape(shape)
-    if type(x) is not Variable and not isinstance(x, np.ndarray | np.generic):
+    if not isinstance(x, Variable) and not isinstance(x, np.ndarray | np.generic):
         x = as_variable(x)
     if x.shape == shape:
         return x
-    if type(x) is Variable:
+    if isinstance(x, Variable):
         return BroadcastTo(shape)(x)
     return _broadcast_array(x, shape)
 
 
 def _cos(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Cos`를 씁니다."""
-    return Cos()(x) if type(x) is Variable else np.cos(x)
+    return Cos()(x) if isinstance(x, Variable) else np.cos(x)
 
 
 def _sin(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Sin`을 씁니다."""
-    return Sin()(x) if type(x) is Variable else np.sin(x)
+    return Sin()(x) if isinstance(x, Variable) else np.sin(x)
 
 
 def _operand(other: object, like: object) -> object:
@@ -385,7 +385,7 @@ def _operand(other: object, like: object) -> object:
             return dtype.type(other)
     if type(other) is Variable or type(other) is np.ndarray:
         return other
-    data = like.data if type(like) is Variable else like
+    data = like.data if type(like) is Variable or isinstance(like, Variable) else like
     if isinstance(other, Number | np.generic) and data is not None and not isinstance(other, bool):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
             return data.dtype.type(other)

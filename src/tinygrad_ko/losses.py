@@ -37,7 +37,7 @@ class MeanSquaredError(LibraryFunction):
 
 
 def _shape_of(x: object) -> tuple[int, ...]:
-    return x.data.shape if type(x) is Variable else np.shape(x)
+    return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
 def mean_squared_error(x0, x1):

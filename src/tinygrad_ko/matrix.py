@@ -149,7 +149,7 @@ def matmul_shape(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[in
 
 
 def _shape_of(x: object) -> tuple[int, ...]:
-    return x.data.shape if type(x) is Variable else np.shape(x)
+    return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
 # --- 소문자 도우미 ---------------------------------------------------------------------

@@ -154,9 +154,9 @@ class Max(Reduction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        x = x.data if type(x) is Variable else x
+        x = x.data if isinstance(x, Variable) else x
         y = self.saved_output()
-        y = (y.data if type(y) is Variable else y).reshape(self.kept_shape)
+        y = (y.data if isinstance(y, Variable) else y).reshape(self.kept_shape)
         hit = x == y
         if y.dtype.kind in "fc" and np.isnan(y).any():
             hit |= np.isnan(x) & np.isnan(y)  # NaN이 결과인 칸은 NaN인 원소가 미분값을 받습니다.

@@ -141,14 +141,14 @@ class GetItemGrad(LibraryFunction):
         return _scatter_add_array(gy, self.index, self.shape)
 
     def backward(self, ggx):
-        if type(ggx) is Variable:
+        if isinstance(ggx, Variable):
             return GetItem(self.index)(ggx)
         return ggx[self.index]
 
 
 def _scatter_add(gy, index: object, shape: tuple[int, ...]):
     """ndarray는 ndarray로, Variable은 그래프에 기록되는 `GetItemGrad`로 계산합니다."""
-    if type(gy) is Variable:
+    if isinstance(gy, Variable):
         return GetItemGrad(index, shape)(gy)
     return _scatter_add_array(gy, index, shape)
 
@@ -174,10 +174,10 @@ def _is_basic(index: object) -> bool:
 
 def _plain_index(index: object) -> object:
     """인덱스에 든 Variable은 그 데이터로 바꿉니다(인덱스는 미분하지 않습니다)."""
-    if type(index) is Variable:
+    if isinstance(index, Variable):
         return index.data
-    if type(index) is tuple and any(type(i) is Variable for i in index):
-        return tuple(i.data if type(i) is Variable else i for i in index)
+    if type(index) is tuple and any(isinstance(i, Variable) for i in index):
+        return tuple(i.data if isinstance(i, Variable) else i for i in index)
     return index
 
 
@@ -189,7 +189,7 @@ def reshape(x, shape):
     모양인 Variable은 그대로 돌려줍니다.
     """
     shape = as_shape(shape)
-    if type(x) is Variable and x.shape == shape:
+    if isinstance(x, Variable) and x.shape == shape:
         return x
     return Reshape(shape)(x)
 
