@@ -62,6 +62,7 @@ def decompose(name: str) -> str:
     return unicodedata.normalize("NFD", name)
 
 
+# --8<-- [start:compose]
 def compose(jamo: str) -> str:
     """조합형 자모를 음절로 모읍니다(NFC). 음절이 되지 못한 자모는 호환용 자모로 따로 보여 줍니다.
 
@@ -70,6 +71,7 @@ def compose(jamo: str) -> str:
     """
     composed = unicodedata.normalize("NFC", jamo)
     return "".join(_LETTER.get(ch, ch) for ch in composed)
+    # --8<-- [end:compose]
 
 
 def jamo_label(jamo: str) -> str:

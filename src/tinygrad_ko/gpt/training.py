@@ -58,14 +58,20 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.live = getattr(self.stream, "isatty", lambda: False)()
         self.started = time.perf_counter()
+        self.done = 0
+
+    def rate(self) -> float:
+        """지금까지의 평균 스텝/초."""
+        return self.done / max(time.perf_counter() - self.started, 1e-9)
 
     def line(self, step: int, loss: float) -> str:
         done = round(self.width * step / self.steps)
-        rate = step / max(time.perf_counter() - self.started, 1e-9)
+        rate = self.rate()
         bar = "#" * done + "-" * (self.width - done)
         return f"step {step:>{len(str(self.steps))}}/{self.steps} [{bar}] loss {loss:.4f}  {rate:.1f} steps/s"
 
     def __call__(self, step: int, loss: float) -> None:
+        self.done = step
         last = step == self.steps
         if self.live:
             self.stream.write("\r" + self.line(step, loss) + ("\n" if last else ""))
