@@ -56,9 +56,9 @@ def weight_shapes(config: GPTConfig) -> dict[str, tuple[int, int]]:
     shapes = {"wte": (config.vocab_size, c), "wpe": (config.block_size, c)}
     for i in range(config.n_layer):
         for name in ("wq", "wk", "wv", "wo"):
-            shapes[f"h{i}.attn.{name}"] = (c, c)
-        shapes[f"h{i}.mlp.fc1"] = (c, hidden)
-        shapes[f"h{i}.mlp.fc2"] = (hidden, c)
+            shapes[f"h.{i}.attn.{name}"] = (c, c)
+        shapes[f"h.{i}.mlp.fc1"] = (c, hidden)
+        shapes[f"h.{i}.mlp.fc2"] = (hidden, c)
     shapes["lm_head"] = (c, config.vocab_size)
     return shapes
 

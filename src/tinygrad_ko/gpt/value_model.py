@@ -117,9 +117,9 @@ class ValueGPT:
         for i, (keys, values) in enumerate(cache):
             # 어텐션: 지금 토큰의 질의(q)를 지나간 모든 토큰의 키(k)와 견주어 값(v)을 섞습니다.
             h = rms_norm(x)
-            q = self._linear(h, f"h{i}.attn.wq")
-            keys.append(self._linear(h, f"h{i}.attn.wk"))
-            values.append(self._linear(h, f"h{i}.attn.wv"))
+            q = self._linear(h, f"h.{i}.attn.wq")
+            keys.append(self._linear(h, f"h.{i}.attn.wk"))
+            values.append(self._linear(h, f"h.{i}.attn.wv"))
             heads: list[Value] = []
             for head in range(c.n_head):
                 s = slice(head * c.head_size, (head + 1) * c.head_size)
@@ -127,11 +127,11 @@ class ValueGPT:
                 weights = softmax(scores)
                 self.attention.append([w.data for w in weights])
                 heads += [dot(weights, [v[s][d] for v in values]) for d in range(c.head_size)]
-            attended = self._linear(heads, f"h{i}.attn.wo")
+            attended = self._linear(heads, f"h.{i}.attn.wo")
             x = [a + b for a, b in zip(x, attended, strict=True)] if c.residual else attended
             # MLP: 토큰마다 따로, 넓혔다가(ReLU) 다시 좁힙니다.
-            h = [u.relu() for u in self._linear(rms_norm(x), f"h{i}.mlp.fc1")]
-            out = self._linear(h, f"h{i}.mlp.fc2")
+            h = [u.relu() for u in self._linear(rms_norm(x), f"h.{i}.mlp.fc1")]
+            out = self._linear(h, f"h.{i}.mlp.fc2")
             x = [a + b for a, b in zip(x, out, strict=True)] if c.residual else out
         return self._linear(rms_norm(x), "lm_head")
         # --8<-- [end:forward]
