@@ -24,7 +24,19 @@ import numpy as np
 CHAIN, DEPTH, FANIN, MEMORY = "chain", "depth", "fanin", "memory"
 ELEMENTWISE, ELEMENTWISE_CONST = "elementwise", "elementwise_const"
 AFFINE, AFFINE_MEMORY = "affine_chain", "affine_memory"
-ALL_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE_CONST, ELEMENTWISE, AFFINE, AFFINE_MEMORY, MEMORY)
+# 한국어 microGPT의 학습 스텝 하나(마무리 장): Value판과 텐서판(최종 엔진)만 모델이 있습니다.
+GPT = "gpt_step"
+ARRAY_WORKLOADS = (
+    CHAIN,
+    DEPTH,
+    FANIN,
+    ELEMENTWISE_CONST,
+    ELEMENTWISE,
+    AFFINE,
+    AFFINE_MEMORY,
+    MEMORY,
+)
+ALL_WORKLOADS = (*ARRAY_WORKLOADS, GPT)
 
 
 @dataclass(frozen=True)
@@ -44,7 +56,7 @@ ENGINES: dict[str, EngineInfo] = {
     for info in (
         EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
         EngineInfo(
-            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", ALL_WORKLOADS, True
+            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", ARRAY_WORKLOADS, True
         ),
         EngineInfo(
             "step18",
@@ -67,12 +79,12 @@ ENGINES: dict[str, EngineInfo] = {
             "step07", "7단계: 재귀", "tinygrad_ko.steps.step07", (CHAIN, DEPTH, MEMORY), False
         ),
         EngineInfo(
-            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN), False
+            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN, GPT), False
         ),
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
-        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
+        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ARRAY_WORKLOADS, True, True),
     )
 }
 
@@ -151,6 +163,13 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
     def no_grad(self):
         return self.module.no_grad()
 
+    @staticmethod
+    def gpt(config, weights):
+        """텐서판 GPT의 학습 엔진(최종 엔진에만 있습니다)."""
+        from tinygrad_ko.gpt.tensor_model import TensorEngine, TensorGPT
+
+        return TensorEngine(TensorGPT(config, weights))
+
 
 class GenerationStepEngine(ArrayEngine):
     """16·18단계: 여러 입력을 받는 `Function`은 있지만 곱셈이 아직 없는 단계."""
@@ -220,6 +239,14 @@ class ScalarEngine(OperatorMixin, Engine):
 
     def scalar(self, value: float):
         return self.value_class(value)
+
+    @staticmethod
+    def gpt(config, weights):
+        """Value판 GPT의 학습 엔진(이 프로젝트의 Value에만 있습니다)."""
+        from tinygrad_ko.gpt.training import ValueEngine
+        from tinygrad_ko.gpt.value_model import ValueGPT
+
+        return ValueEngine(ValueGPT(config, weights))
 
 
 # --- PyTorch --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from engines import (
     ELEMENTWISE_CONST,
     ENGINES,
     FANIN,
+    GPT,
     MEMORY,
 )
 from stats import Summary, summarize
@@ -173,6 +174,23 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
             "역전파 뒤 `y`를 쥔 채 남은 MB",
             lambda key: memory_cell(results, key, "held_after_backward"),
         ),
+        (
+            "한국어 microGPT 학습 스텝(이름 하나: 순전파+역전파+Adam), ms",
+            lambda key: _cell(results, key, GPT, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            "그 스텝의 Value 그래프: 노드 수, 노드당 µs",
+            lambda key: _cell(
+                results,
+                key,
+                GPT,
+                lambda d: (
+                    f"{d['value_nodes']:,}개, {_gpt_node_us(results, key):.2f}"
+                    if key == "value"
+                    else DASH
+                ),
+            ),
+        ),
     ]
 
 
@@ -217,6 +235,13 @@ def _deepest(results: dict, key: str) -> float | None:
     return None if depth is None or depth["largest"] is None else float(depth["largest"])
 
 
+def _gpt_node_us(results: dict, key: str) -> float | None:
+    """Value판 GPT 스텝의 노드 하나당 µs(스텝 시간 ÷ 손실 그래프의 노드 수)."""
+    ms = _median(results, key, GPT, "ms")
+    data = _data(results, key, GPT)
+    return None if ms is None or data is None else ms * 1000 / data["value_nodes"]
+
+
 def _arrays(results: dict, key: str, field: str) -> float | None:
     data = _data(results, key, MEMORY)
     if data is None or data.get(field) is None:
@@ -238,6 +263,8 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "deepest": lambda results, key, sizes: _deepest(results, key),
     "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
     "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
+    "gpt_ms": lambda results, key, sizes: _median(results, key, GPT, "ms"),
+    "gpt_node_us": lambda results, key, sizes: _gpt_node_us(results, key),
 }
 # 목표의 기준 가운데 이번 실행의 크기에서 구하는 것
 BOUNDS: dict[str, Callable[[Sizes], float]] = {

@@ -17,7 +17,9 @@ from .config import GPTConfig
 __all__ = ["load_checkpoint", "save_checkpoint"]
 
 
-def save_checkpoint(path: Path, config: GPTConfig, weights: dict[str, np.ndarray], meta: dict) -> None:
+def save_checkpoint(
+    path: Path, config: GPTConfig, weights: dict[str, np.ndarray], meta: dict
+) -> None:
     from .tensor_model import TensorGPT
 
     path = Path(path)

@@ -62,7 +62,9 @@ def cmd_train(args: argparse.Namespace) -> None:
     config = GPTConfig(tokenizer.vocab_size)
     engine, state = make_engine(args.engine, config, init_weights(config, args.seed))
     progress = Progress(args.steps)
-    losses = train(engine, names, tokenizer, args.steps, lr=args.lr, seed=args.seed, progress=progress)
+    losses = train(
+        engine, names, tokenizer, args.steps, lr=args.lr, seed=args.seed, progress=progress
+    )
     out = args.out or Path(f"gpt-{args.data}.npz")
     meta = {
         "data": args.data,
@@ -74,7 +76,9 @@ def cmd_train(args: argparse.Namespace) -> None:
         "losses": losses,
     }
     save_checkpoint(out, config, state(), meta)
-    print(f"이름 {len(names):,}개, 매개변수 {sum(a.size for a in state().values()):,}개, {args.steps}스텝")
+    print(
+        f"이름 {len(names):,}개, 매개변수 {sum(a.size for a in state().values()):,}개, {args.steps}스텝"
+    )
     print(f"마지막 100스텝의 평균 손실: {sum(losses[-100:]) / len(losses[-100:]):.4f}")
     print(f"저장했습니다: {out} (설정과 손실: {out.with_suffix('.json')})")
 
@@ -87,7 +91,12 @@ def cmd_sample(args: argparse.Namespace) -> None:
 
     model = TensorGPT(config, weights)
     for name in sample_names(
-        model.logits, tokenizer, config.block_size, args.n, temperature=args.temperature, seed=args.seed
+        model.logits,
+        tokenizer,
+        config.block_size,
+        args.n,
+        temperature=args.temperature,
+        seed=args.seed,
     ):
         print(name)
 

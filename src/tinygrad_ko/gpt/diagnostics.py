@@ -16,7 +16,13 @@ def layer_grad_norms(grads: dict[str, np.ndarray]) -> dict[str, float]:
     groups: dict[str, float] = {}
     for name, grad in grads.items():
         parts = name.split(".")
-        group = "embedding" if name in ("wte", "wpe") else "".join(parts[:2]) if parts[0] == "h" else name
+        group = (
+            "embedding"
+            if name in ("wte", "wpe")
+            else "".join(parts[:2])
+            if parts[0] == "h"
+            else name
+        )
         groups[group] = groups.get(group, 0.0) + float(np.sum(np.square(grad)))
     return {group: math.sqrt(total) for group, total in groups.items()}
     # --8<-- [end:norms]
