@@ -116,7 +116,6 @@ class TensorGPT(Layer):
         return rms_norm(x) @ self.lm_head
         # --8<-- [end:forward]
 
-    # --8<-- [start:loss]
     def loss(self, batch: Sequence[Sequence[int]]):
         """이름 여러 개([BOS, …, BOS]의 목록)의 모든 예측 위치에 대한 평균 교차 엔트로피.
 
@@ -138,7 +137,6 @@ class TensorGPT(Layer):
         if len(keep) < logits.shape[0]:
             logits = logits[keep]
         return cross_entropy(logits, targets.reshape(-1)[keep])
-        # --8<-- [end:loss]
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids 다음에 올 토큰의 점수(그래프를 기록하지 않습니다)."""
@@ -160,7 +158,6 @@ class TensorEngine:
         self.model = model
         self.optimizer = Adam(model.parameters(), lr=0.01, betas=betas, eps=eps)
 
-    # --8<-- [start:tensor-step]
     def step_batch(self, batch: Sequence[Sequence[int]], lr: float) -> float:
         self.model.cleargrads()
         loss = self.model.loss(batch)
@@ -168,7 +165,6 @@ class TensorEngine:
         self.optimizer.lr = lr
         self.optimizer.step()
         return float(loss.data)
-        # --8<-- [end:tensor-step]
 
     def step(self, ids: Sequence[int], lr: float) -> float:
         return self.step_batch([ids], lr)

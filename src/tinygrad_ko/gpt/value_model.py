@@ -151,7 +151,6 @@ class ValueGPT:
                 "같은 토크나이저로 만든 번호를 넘기세요."
             )
 
-    # --8<-- [start:loss]
     def loss(self, ids: Sequence[int]) -> Value:
         """[BOS, 기호…, BOS]에서 다음 토큰을 맞히는 교차 엔트로피의 평균(문맥 길이까지만)."""
         self._check_ids(ids)
@@ -164,7 +163,6 @@ class ValueGPT:
         self.attention = []
         losses = [cross_entropy(self.forward_token(ids[p], p, cache), ids[p + 1]) for p in range(n)]
         return total(losses) * (1.0 / n)
-        # --8<-- [end:loss]
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids를 차례로 읽은 뒤 다음 토큰의 점수(ids가 문맥보다 길면 마지막 block_size개만)."""
