@@ -24,6 +24,8 @@ import numpy as np
 CHAIN, DEPTH, FANIN, MEMORY = "chain", "depth", "fanin", "memory"
 ELEMENTWISE, ELEMENTWISE_CONST = "elementwise", "elementwise_const"
 AFFINE, AFFINE_MEMORY = "affine_chain", "affine_memory"
+# 한국어 microGPT의 학습 스텝 하나(마무리 장): Value판과 텐서판(최종 엔진)만 모델이 있습니다.
+GPT = "gpt_step"
 SCALAR_WORKLOADS = (
     CHAIN,
     DEPTH,
@@ -39,7 +41,7 @@ MATMUL, MLP = "matmul", "mlp"
 # 51단계: 손글씨 숫자 8,000장으로 MLP(784 -> 100 -> 10, ReLU)를 배치 100으로 한 에포크 학습.
 DIGITS = "digits_epoch"
 TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS)
-ALL_WORKLOADS = SCALAR_WORKLOADS + TENSOR_WORKLOADS
+ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
 
 
 @dataclass(frozen=True)
@@ -82,13 +84,13 @@ ENGINES: dict[str, EngineInfo] = {
             "step07", "7단계: 재귀", "tinygrad_ko.steps.step07", (CHAIN, DEPTH, MEMORY), False
         ),
         EngineInfo(
-            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN), False
+            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN, GPT), False
         ),
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
         EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP, DIGITS), True, True),
-        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
+        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", SCALAR_WORKLOADS + TENSOR_WORKLOADS, True, True),
     )
 }
 
@@ -203,6 +205,13 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
             optimizer.step()
         return [p.data for p in model.params()], float(loss.data)
 
+    @staticmethod
+    def gpt(config, weights):
+        """텐서판 GPT의 학습 엔진(최종 엔진에만 있습니다)."""
+        from tinygrad_ko.gpt.tensor_model import TensorEngine, TensorGPT
+
+        return TensorEngine(TensorGPT(config, weights))
+
 
 class GenerationStepEngine(ArrayEngine):
     """16·18단계: 여러 입력을 받는 `Function`은 있지만 곱셈이 아직 없는 단계."""
@@ -272,6 +281,14 @@ class ScalarEngine(OperatorMixin, Engine):
 
     def scalar(self, value: float):
         return self.value_class(value)
+
+    @staticmethod
+    def gpt(config, weights):
+        """Value판 GPT의 학습 엔진(이 프로젝트의 Value에만 있습니다)."""
+        from tinygrad_ko.gpt.training import ValueEngine
+        from tinygrad_ko.gpt.value_model import ValueGPT
+
+        return ValueEngine(ValueGPT(config, weights))
 
 
 # --- DeZero(PyPI) ---------------------------------------------------------------------

@@ -22,6 +22,7 @@ from engines import (
     ELEMENTWISE_CONST,
     ENGINES,
     FANIN,
+    GPT,
     MATMUL,
     MEMORY,
     MLP,
@@ -190,6 +191,23 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
             f"손글씨 숫자 {sizes.digits_samples:,}장 한 에포크(784→100→10, ReLU, 배치 100, SGD), ms",
             lambda key: _cell(results, key, DIGITS, lambda d: spread(summarize(d["epoch_ms"]))),
         ),
+        (
+            "한국어 microGPT 학습 스텝(이름 하나: 순전파+역전파+Adam), ms",
+            lambda key: _cell(results, key, GPT, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            "그 스텝의 Value 그래프: 노드 수, 노드당 µs",
+            lambda key: _cell(
+                results,
+                key,
+                GPT,
+                lambda d: (
+                    f"{d['value_nodes']:,}개, {_gpt_node_us(results, key):.2f}"
+                    if key == "value"
+                    else DASH
+                ),
+            ),
+        ),
     ]
 
 
@@ -234,6 +252,13 @@ def _deepest(results: dict, key: str) -> float | None:
     return None if depth is None or depth["largest"] is None else float(depth["largest"])
 
 
+def _gpt_node_us(results: dict, key: str) -> float | None:
+    """Value판 GPT 스텝의 노드 하나당 µs(스텝 시간 ÷ 손실 그래프의 노드 수)."""
+    ms = _median(results, key, GPT, "ms")
+    data = _data(results, key, GPT)
+    return None if ms is None or data is None else ms * 1000 / data["value_nodes"]
+
+
 def _arrays(results: dict, key: str, field: str) -> float | None:
     data = _data(results, key, MEMORY)
     if data is None or data.get(field) is None:
@@ -258,6 +283,8 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "digits_ms": lambda results, key, sizes: _median(results, key, DIGITS, "epoch_ms"),
     "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
     "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
+    "gpt_ms": lambda results, key, sizes: _median(results, key, GPT, "ms"),
+    "gpt_node_us": lambda results, key, sizes: _gpt_node_us(results, key),
 }
 # 목표의 기준 가운데 이번 실행의 크기에서 구하는 것
 BOUNDS: dict[str, Callable[[Sizes], float]] = {

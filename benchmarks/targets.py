@@ -142,4 +142,22 @@ TARGETS = (
         over=("chain_us", "micrograd"),
         goal=("<=", 1),
     ),
+    Target(
+        "한국어 microGPT 학습 스텝: value ÷ tinygrad_ko(텐서판이 몇 배 빠른가)",
+        value=("gpt_ms", "value"),
+        over=("gpt_ms", "tinygrad_ko"),
+        spec=".0f",
+        goal=(">=", 30),
+    ),
+    Target(
+        "Value판 microGPT 스텝의 노드당 µs ÷ micrograd 0차원 사슬의 노드당 µs",
+        value=("gpt_node_us", "value"),
+        over=("chain_us", "micrograd"),
+        goal=("<=", 1),
+    ),
+    Target(
+        "Value판 microGPT 스텝의 노드당 µs ÷ Value 0차원 사슬의 노드당 µs(참고)",
+        value=("gpt_node_us", "value"),
+        over=("chain_us", "value"),
+    ),
 )

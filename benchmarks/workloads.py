@@ -49,6 +49,7 @@ class Sizes:
     mlp_repeats: int = 11
     digits_samples: int = 8000  # 51단계: 손글씨 숫자 학습 세트 전부(배치 100개씩 80스텝)
     digits_repeats: int = 7
+    gpt_steps: int = 20  # 한국어 microGPT: 잴 학습 스텝 수(스텝마다 다른 이름)
 
 
 FULL = Sizes()
@@ -70,6 +71,7 @@ QUICK = Sizes(
     mlp_repeats=2,
     digits_samples=1000,
     digits_repeats=2,
+    gpt_steps=3,
 )
 
 # 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
@@ -557,3 +559,43 @@ def digits_epoch(engine, sizes: Sizes) -> dict:
         "epoch_ms": epoch_ms,
         "final_loss": loss,
     }
+
+
+# --- (i) 한국어 microGPT의 학습 스텝 --------------------------------------------------------
+def gpt_step(engine, sizes: Sizes) -> dict:
+    """마무리 장의 GPT(임베딩 16, 헤드 4, 층 1, 문맥 16)로 이름 하나씩 학습하는 스텝의 CPU 시간(ms).
+
+    스텝 하나는 순전파, 역전파, Adam입니다. 재기 전에 첫 이름의 손실과 모든 기울기를 다른 판(Value판이면
+    텐서판, 텐서판이면 Value판)과 비교합니다. Value판은 그 손실의 계산 그래프 노드 수도 셉니다.
+    """
+    from tinygrad_ko.gpt.config import GPTConfig, init_weights
+    from tinygrad_ko.gpt.data import load_names
+    from tinygrad_ko.gpt.tensor_model import TensorGPT
+    from tinygrad_ko.gpt.value_model import ValueGPT
+    from tinygrad_ko.value import topological_order
+
+    names, tokenizer = load_names("ko")
+    config = GPTConfig(tokenizer.vocab_size)
+    weights = init_weights(config, 0)
+    batch = [tokenizer.encode(n) for n in names[: sizes.gpt_steps + 1]]
+    value_model, tensor_model = ValueGPT(config, weights), TensorGPT(config, weights)
+    value_loss, tensor_loss = value_model.loss(batch[0]), tensor_model.loss([batch[0]])
+    value_loss.backward()
+    tensor_loss.backward()
+    nodes = len(topological_order(value_loss))
+    if abs(value_loss.data - float(tensor_loss.data)) > 1e-9 or any(
+        not np.allclose(g, tensor_model.grads()[k], rtol=0, atol=1e-9)
+        for k, g in value_model.grads().items()
+    ):
+        raise WrongGradient("microGPT: Value판과 텐서판의 손실이나 기울기가 다릅니다.")
+    del value_model, tensor_model, value_loss, tensor_loss
+
+    trainer = engine.gpt(config, weights)
+    trainer.step(batch[0], 0.01)  # 데우기(처음 부를 때만 드는 일)
+    times_ms = []
+    for ids in batch[1:]:
+        gc.collect()
+        t0 = clock()
+        trainer.step(ids, 0.01)
+        times_ms.append((clock() - t0) / 1e6)
+    return {"ms": times_ms, "value_nodes": nodes, "steps": sizes.gpt_steps}
