@@ -39,9 +39,11 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + digest.decode("ascii")
 
 
-# 파이썬 파일 말고 휠에 함께 담는 패키지 데이터(pyproject.toml 의 package-data와 같은 것):
-# 51장의 손글씨 숫자 파일과 그 출처·라이선스. 노트북 독자도 인터넷 없이 학습할 수 있게 합니다.
-DATA_PATTERNS = ("data/*.npz", "data/*.md", "data/*.txt")
+def _package_data(root: Path) -> dict[str, list[str]]:
+    """pyproject.toml의 package-data(패키지 이름 -> 파일 패턴). 휠에도 설치할 때와 같은 데이터를 담아,
+    노트북 독자도 인터넷 없이 손글씨 숫자(38장)와 이름 목록(마무리 장)을 쓸 수 있게 합니다."""
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    return pyproject.get("tool", {}).get("setuptools", {}).get("package-data", {})
 
 
 def _package_files(root: Path, package: str) -> list[tuple[str, bytes]]:
@@ -49,8 +51,12 @@ def _package_files(root: Path, package: str) -> list[tuple[str, bytes]]:
     base = root / "src"
     files = []
     paths = set((base / package).rglob("*.py"))
-    for pattern in DATA_PATTERNS:
-        paths.update((base / package).glob(pattern))
+    for name, patterns in _package_data(root).items():
+        if name != package and not name.startswith(package + "."):
+            continue
+        folder = base.joinpath(*name.split("."))
+        for pattern in patterns:
+            paths.update(folder.glob(pattern))
     for path in sorted(paths):
         if "__pycache__" in path.parts:
             continue
