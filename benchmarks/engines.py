@@ -19,9 +19,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산, 메모리.
-CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY = "chain", "depth", "fanin", "elementwise", "memory"
-ALL_WORKLOADS = (CHAIN, DEPTH, FANIN, ELEMENTWISE, MEMORY)
+# 작업 이름: 0차원 사슬, 가장 깊은 사슬, 가지(fan-in), 원소별 연산(w가 상수 / w도 미분),
+# `y = y * c + d` 사슬, 메모리.
+CHAIN, DEPTH, FANIN, MEMORY = "chain", "depth", "fanin", "memory"
+ELEMENTWISE, ELEMENTWISE_CONST = "elementwise", "elementwise_const"
+AFFINE, AFFINE_MEMORY = "affine_chain", "affine_memory"
+# 한국어 microGPT의 학습 스텝 하나(마무리 장): Value판과 텐서판(최종 엔진)만 모델이 있습니다.
+GPT = "gpt_step"
+SCALAR_WORKLOADS = (
+    CHAIN,
+    DEPTH,
+    FANIN,
+    ELEMENTWISE_CONST,
+    ELEMENTWISE,
+    AFFINE,
+    AFFINE_MEMORY,
+    MEMORY,
+)
+# 제4고지의 텐서 작업: 1000x1000 행렬 곱의 사슬, 두 층 신경망의 학습 스텝(43단계의 sin 회귀).
+MATMUL, MLP = "matmul", "mlp"
+# 51단계: 손글씨 숫자 8,000장으로 MLP(784 -> 100 -> 10, ReLU)를 배치 100으로 한 에포크 학습.
+DIGITS = "digits_epoch"
+TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS)
+ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
 
 
 @dataclass(frozen=True)
@@ -41,7 +61,7 @@ ENGINES: dict[str, EngineInfo] = {
     for info in (
         EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
         EngineInfo(
-            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", ALL_WORKLOADS, True
+            "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", SCALAR_WORKLOADS, True
         ),
         EngineInfo(
             "step18",
@@ -64,12 +84,13 @@ ENGINES: dict[str, EngineInfo] = {
             "step07", "7단계: 재귀", "tinygrad_ko.steps.step07", (CHAIN, DEPTH, MEMORY), False
         ),
         EngineInfo(
-            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN), False
+            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN, GPT), False
         ),
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
-        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", ALL_WORKLOADS, True, True),
+        EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP, DIGITS), True, True),
+        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", SCALAR_WORKLOADS + TENSOR_WORKLOADS, True, True),
     )
 }
 
@@ -131,6 +152,11 @@ class ArrayEngine(Engine):
     def array(self, data: np.ndarray):
         return self.module.Variable(data)
 
+    @staticmethod
+    def constant(data: np.ndarray):
+        """미분하지 않는 상수: ndarray 그대로 넘깁니다(엔진이 연산에서 상수로 감쌉니다)."""
+        return data
+
 
 class OperatorEngine(OperatorMixin, ArrayEngine):
     """연산자와 `square`/`exp`/`no_grad`를 갖춘 엔진: 최종 엔진과 책의 엔진."""
@@ -142,6 +168,49 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
 
     def no_grad(self):
         return self.module.no_grad()
+
+    @staticmethod
+    def matmul(a, b):
+        return a @ b
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        """43단계의 학습 반복: linear -> sigmoid -> linear, 평균 제곱 오차, 경사 하강법."""
+        tg = self.module
+        ps = [tg.Variable(p.copy()) for p in params]
+        W1, b1, W2, b2 = ps
+        linear, sigmoid, mse = tg.linear, tg.sigmoid, tg.mean_squared_error
+        for _ in range(steps):
+            loss = mse(linear(sigmoid(linear(x, W1, b1)), W2, b2), t)
+            for p in ps:
+                p.cleargrad()
+            loss.backward()
+            for p in ps:
+                p.data -= lr * p.grad
+        return [p.data for p in ps], float(loss.data)
+
+    def digits_epoch(self, params, batches, lr: float):
+        """51단계의 한 에포크를 이 프레임워크의 관용구로: MLP 모델, SGD 옵티마이저, 교차 엔트로피."""
+        from tinygrad_ko.models import MLP
+        from tinygrad_ko.optimizers import SGD
+        from tinygrad_ko.softmax import softmax_cross_entropy
+
+        model = MLP((params[0].shape[1], params[2].shape[1]), self.module.relu)
+        for param, value in zip(model.params(), params, strict=True):
+            param.data = value.copy()
+        optimizer = SGD(model.parameters(), lr=lr)
+        for x, t in batches:
+            loss = softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            optimizer.step()
+        return [p.data for p in model.params()], float(loss.data)
+
+    @staticmethod
+    def gpt(config, weights):
+        """텐서판 GPT의 학습 엔진(최종 엔진에만 있습니다)."""
+        from tinygrad_ko.gpt.tensor_model import TensorEngine, TensorGPT
+
+        return TensorEngine(TensorGPT(config, weights))
 
 
 class GenerationStepEngine(ArrayEngine):
@@ -213,6 +282,65 @@ class ScalarEngine(OperatorMixin, Engine):
     def scalar(self, value: float):
         return self.value_class(value)
 
+    @staticmethod
+    def gpt(config, weights):
+        """Value판 GPT의 학습 엔진(이 프로젝트의 Value에만 있습니다)."""
+        from tinygrad_ko.gpt.training import ValueEngine
+        from tinygrad_ko.gpt.value_model import ValueGPT
+
+        return ValueEngine(ValueGPT(config, weights))
+
+
+# --- DeZero(PyPI) ---------------------------------------------------------------------
+class DezeroEngine(Engine):
+    """책의 저자가 PyPI에 올린 `dezero` 0.0.13. NumPy 1.24에서 없어진 `np.int`를 쓰므로, 가져오기
+    전에 이 프로세스에서만 `np.int = int`를 둡니다(패키지 자체는 고치지 않습니다)."""
+
+    def __init__(self) -> None:
+        if not hasattr(np, "int"):
+            np.int = int
+        import dezero
+        import dezero.functions
+
+        self.dezero = dezero
+        self.F = dezero.functions
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        F = self.F
+        ps = [self.dezero.Variable(p.copy()) for p in params]
+        W1, b1, W2, b2 = ps
+        for _ in range(steps):
+            loss = F.mean_squared_error(F.linear(F.sigmoid(F.linear(x, W1, b1)), W2, b2), t)
+            for p in ps:
+                p.cleargrad()
+            loss.backward()
+            for p in ps:
+                p.data -= lr * p.grad.data
+        return [p.data for p in ps], float(loss.data)
+
+    def digits_epoch(self, params, batches, lr: float):
+        """같은 한 에포크를 DeZero의 관용구로: `dezero.models.MLP`, `optimizers.SGD`, `F.softmax_cross_entropy`."""
+        import dezero.models
+        import dezero.optimizers
+
+        F = self.F
+        model = dezero.models.MLP((params[0].shape[1], params[2].shape[1]), activation=F.relu)
+        x0, _ = batches[0]
+        model(x0)  # 입력 크기를 정해 W를 만든 뒤 같은 처음 값으로 바꿉니다.
+        for layer, (W, b) in zip(model.layers, (params[:2], params[2:]), strict=True):
+            layer.W.data = W.copy()
+            layer.b.data = b.copy()
+        optimizer = dezero.optimizers.SGD(lr).setup(model)
+        for x, t in batches:
+            loss = F.softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            optimizer.update()
+        arrays = []
+        for layer in model.layers:
+            arrays += [layer.W.data, layer.b.data]
+        return arrays, float(loss.data)
+
 
 # --- PyTorch --------------------------------------------------------------------------
 class TorchEngine(OperatorMixin, Engine):
@@ -234,6 +362,9 @@ class TorchEngine(OperatorMixin, Engine):
     def array(self, data: np.ndarray):
         return self.torch.from_numpy(data).requires_grad_(True)
 
+    def constant(self, data: np.ndarray):
+        return self.torch.from_numpy(data)
+
     def backward(self, y) -> None:
         if y.dim() == 0:
             y.backward()
@@ -246,6 +377,49 @@ class TorchEngine(OperatorMixin, Engine):
 
     def no_grad(self):
         return self.torch.no_grad()
+
+    @staticmethod
+    def matmul(a, b):
+        return a @ b
+
+    def mlp_train(self, params, x, t, lr: float, steps: int):
+        """같은 학습 반복. `torch.addmm(b, x, W)`는 `F.linear`가 안에서 쓰는 x @ W + b 한 노드입니다."""
+        torch = self.torch
+        ps = [torch.tensor(p, requires_grad=True) for p in params]
+        W1, b1, W2, b2 = ps
+        xt, tt = torch.from_numpy(x), torch.from_numpy(t)
+        mse = torch.nn.functional.mse_loss
+        for _ in range(steps):
+            loss = mse(torch.addmm(b2, torch.sigmoid(torch.addmm(b1, xt, W1)), W2), tt)
+            for p in ps:
+                p.grad = None
+            loss.backward()
+            with torch.no_grad():
+                for p in ps:
+                    p -= lr * p.grad
+        return [p.detach().numpy() for p in ps], float(loss)
+
+    def digits_epoch(self, params, batches, lr: float):
+        """같은 한 에포크를 PyTorch의 관용구로: `nn.Sequential`, `optim.SGD`, `F.cross_entropy`."""
+        torch = self.torch
+        nn = torch.nn
+        W1, b1, W2, b2 = params
+        model = nn.Sequential(nn.Linear(*W1.shape), nn.ReLU(), nn.Linear(*W2.shape))
+        with torch.no_grad():  # PyTorch의 가중치는 (출력, 입력) 모양입니다.
+            for layer, W, b in ((model[0], W1, b1), (model[2], W2, b2)):
+                layer.weight.copy_(torch.from_numpy(W.T))
+                layer.bias.copy_(torch.from_numpy(b))
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        cross_entropy = torch.nn.functional.cross_entropy
+        for x, t in batches:
+            loss = cross_entropy(model(torch.from_numpy(x)), torch.from_numpy(t))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        arrays = []
+        for layer in (model[0], model[2]):
+            arrays += [layer.weight.detach().numpy().T, layer.bias.detach().numpy()]
+        return arrays, loss.item()
 
 
 def load(key: str):
@@ -262,4 +436,6 @@ def load(key: str):
         return EarlyStepEngine(module)
     if key in ("value", "micrograd"):
         return ScalarEngine(module)
+    if key == "dezero":
+        return DezeroEngine()
     return TorchEngine()

@@ -68,6 +68,7 @@ def describe() -> dict[str, str | None]:
         "numpy": package_version("numpy"),
         "torch": package_version("torch"),
         "micrograd": package_version("micrograd"),
+        "dezero": package_version("dezero"),
         "commit": git_commit(),
         "load_before": load_average(),
     }

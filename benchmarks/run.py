@@ -32,6 +32,7 @@ WORKER = Path(__file__).resolve().parent / "worker.py"
 WORKLOAD_ENV = {
     # 메모리: 큰 할당이 늘 mmap으로 가게 해, 해제한 메모리가 RSS에서도 바로 빠지게 합니다.
     engines.MEMORY: {"MALLOC_MMAP_THRESHOLD_": "65536"},
+    engines.AFFINE_MEMORY: {"MALLOC_MMAP_THRESHOLD_": "65536"},
     # 1000x1000: 기본 설정의 glibc는 8 MB 배열을 mmap으로 받을지 힙에서 줄지, 힙을 운영 체제에
     # 돌려줄지를 지난 할당에 따라 바꿉니다. 그래서 같은 NumPy 코드도 프로세스에 따라 페이지 폴트로
     # 20 ms쯤 더 쓰거나 말거나 합니다. 힙에서 주고 돌려주지 않게 고정해 계산 비용만 비교합니다.
@@ -39,7 +40,18 @@ WORKLOAD_ENV = {
         "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
         "MALLOC_TRIM_THRESHOLD_": str(4 * 1024**3),
     },
+    engines.ELEMENTWISE_CONST: {
+        "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
+        "MALLOC_TRIM_THRESHOLD_": str(4 * 1024**3),
+    },
 }
+# 행렬 곱과 신경망: BLAS(OpenBLAS)를 스레드 하나로 둡니다. 여러 스레드의 OpenBLAS는 일을 기다리는
+# 동안에도 CPU를 돌리므로(spin), CPU 시간으로 재면 작은 행렬에서 그 대기가 계산보다 커집니다.
+# PyTorch도 스레드 하나로 재므로 셋이 같은 조건입니다. 행렬 곱은 1000x1000 할당기 설정도 같게 둡니다.
+SINGLE_BLAS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+WORKLOAD_ENV[engines.MATMUL] = {**WORKLOAD_ENV[engines.ELEMENTWISE], **SINGLE_BLAS}
+WORKLOAD_ENV[engines.MLP] = SINGLE_BLAS
+WORKLOAD_ENV[engines.DIGITS] = SINGLE_BLAS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

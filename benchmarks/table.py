@@ -12,7 +12,21 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
-from engines import CHAIN, DEPTH, ELEMENTWISE, ENGINES, FANIN, MEMORY
+from engines import (
+    AFFINE,
+    AFFINE_MEMORY,
+    CHAIN,
+    DEPTH,
+    DIGITS,
+    ELEMENTWISE,
+    ELEMENTWISE_CONST,
+    ENGINES,
+    FANIN,
+    GPT,
+    MATMUL,
+    MEMORY,
+    MLP,
+)
 from stats import Summary, summarize
 from targets import TARGETS, Target
 from workloads import Sizes
@@ -92,7 +106,7 @@ def memory_cell(results: dict, key: str, field: str) -> str:
 # --- 작업별 표 ------------------------------------------------------------------------
 def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str], str]]]:
     k1, k2 = sizes.fanin_ks
-    n = sizes.elementwise_n
+    n, m = sizes.elementwise_n, sizes.matmul_n
     array_mb = 8 * n_elements(sizes.memory_shape) / 1e6
 
     def chain(field: str) -> Callable[[str], str]:
@@ -111,6 +125,13 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
     def times(d: dict) -> str:
         return f"{number(summarize(d['engine_ms']).median)} / {number(summarize(d['numpy_ms']).median)}"
 
+    def ratio(workload: str) -> Callable[[str], str]:
+        return lambda key: _cell(results, key, workload, lambda d: spread(summarize(d["ratio"])))
+
+    def peak(d: dict) -> str:
+        mark = RSS_MARK if d["method"] == "rss" else ""
+        return f"{number(d['record_peak'])}{mark} ({d['record_peak'] / d['array_mb']:.1f}개)"
+
     return [
         (
             f"0차원 사슬 `y = y * c`(길이 {sizes.chain_ops}) 순전파, µs/연산",
@@ -125,12 +146,26 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
         (f"가지 K = {k2:,}: 역전파, ms", fan(k2)),
         (f"K를 {k2 // k1}배로 늘릴 때 역전파 시간의 배율", growth),
         (
-            f"{n}×{n} float64 원소별 연산 20개, 순전파+역전파: NumPy만으로 한 같은 계산의 몇 배",
-            lambda key: _cell(results, key, ELEMENTWISE, lambda d: spread(summarize(d["ratio"]))),
+            f"{n}×{n} float64 원소별 연산 20개(w는 상수), 순전파+역전파: NumPy만으로 한 같은 "
+            f"계산의 몇 배",
+            ratio(ELEMENTWISE_CONST),
         ),
         (
             "같은 작업에 걸린 시간, ms(엔진 / NumPy)",
+            lambda key: _cell(results, key, ELEMENTWISE_CONST, times),
+        ),
+        (f"{n}×{n} 원소별 연산 20개(w도 미분): NumPy의 몇 배", ratio(ELEMENTWISE)),
+        (
+            "같은 작업에 걸린 시간, ms(엔진 / NumPy)",
             lambda key: _cell(results, key, ELEMENTWISE, times),
+        ),
+        (
+            f"{n}×{n} `y = y * c + d` {sizes.affine_steps}번, 순전파+역전파 ms",
+            lambda key: _cell(results, key, AFFINE, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            "같은 사슬을 기록한 순전파의 최대 MB(배열 개수)",
+            lambda key: _cell(results, key, AFFINE_MEMORY, peak),
         ),
         (
             f"최대 MB, `square` 20번(배열 하나 {array_mb:g} MB): 그래프를 기록하는 순전파",
@@ -141,6 +176,37 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
         (
             "역전파 뒤 `y`를 쥔 채 남은 MB",
             lambda key: memory_cell(results, key, "held_after_backward"),
+        ),
+        (
+            f"{m}×{m} 행렬 곱 {sizes.matmul_chain}개의 사슬, 순전파+역전파: NumPy만으로 한 같은 "
+            "계산의 몇 배",
+            ratio(MATMUL),
+        ),
+        ("같은 작업에 걸린 시간, ms(엔진 / NumPy)", lambda key: _cell(results, key, MATMUL, times)),
+        (
+            "두 층 신경망(1→10→1, 배치 100×1) 학습 스텝 하나, µs",
+            lambda key: _cell(results, key, MLP, lambda d: spread(summarize(d["step_us"]))),
+        ),
+        (
+            f"손글씨 숫자 {sizes.digits_samples:,}장 한 에포크(784→100→10, ReLU, 배치 100, SGD), ms",
+            lambda key: _cell(results, key, DIGITS, lambda d: spread(summarize(d["epoch_ms"]))),
+        ),
+        (
+            "한국어 microGPT 학습 스텝(이름 하나: 순전파+역전파+Adam), ms",
+            lambda key: _cell(results, key, GPT, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            "그 스텝의 Value 그래프: 노드 수, 노드당 µs",
+            lambda key: _cell(
+                results,
+                key,
+                GPT,
+                lambda d: (
+                    f"{d['value_nodes']:,}개, {_gpt_node_us(results, key):.2f}"
+                    if key == "value"
+                    else DASH
+                ),
+            ),
         ),
     ]
 
@@ -171,14 +237,26 @@ def _fan_median(results: dict, key: str, k: int) -> float | None:
     return None if data is None else summarize(data["ms"][str(k)]).median
 
 
-def _elementwise_ratio(results: dict, key: str) -> float | None:
-    data = _data(results, key, ELEMENTWISE)
-    return None if data is None else summarize(data["ratio"]).median
+def _median(results: dict, key: str, workload: str, field: str) -> float | None:
+    data = _data(results, key, workload)
+    return None if data is None else summarize(data[field]).median
+
+
+def _affine_peak(results: dict, key: str) -> float | None:
+    data = _data(results, key, AFFINE_MEMORY)
+    return None if data is None else data["record_peak"]
 
 
 def _deepest(results: dict, key: str) -> float | None:
     depth = results.get(key, {}).get(DEPTH)
     return None if depth is None or depth["largest"] is None else float(depth["largest"])
+
+
+def _gpt_node_us(results: dict, key: str) -> float | None:
+    """Value판 GPT 스텝의 노드 하나당 µs(스텝 시간 ÷ 손실 그래프의 노드 수)."""
+    ms = _median(results, key, GPT, "ms")
+    data = _data(results, key, GPT)
+    return None if ms is None or data is None else ms * 1000 / data["value_nodes"]
 
 
 def _arrays(results: dict, key: str, field: str) -> float | None:
@@ -193,10 +271,20 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "chain_us": lambda results, key, sizes: _chain_total(results, key),
     "fanin_small_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[0]),
     "fanin_large_ms": lambda results, key, sizes: _fan_median(results, key, sizes.fanin_ks[1]),
-    "elementwise_ratio": lambda results, key, sizes: _elementwise_ratio(results, key),
+    "elementwise_ratio": lambda results, key, sizes: _median(results, key, ELEMENTWISE, "ratio"),
+    "elementwise_const_ratio": lambda results, key, sizes: _median(
+        results, key, ELEMENTWISE_CONST, "ratio"
+    ),
+    "affine_ms": lambda results, key, sizes: _median(results, key, AFFINE, "ms"),
+    "affine_peak_mb": lambda results, key, sizes: _affine_peak(results, key),
     "deepest": lambda results, key, sizes: _deepest(results, key),
+    "matmul_ratio": lambda results, key, sizes: _median(results, key, MATMUL, "ratio"),
+    "mlp_us": lambda results, key, sizes: _median(results, key, MLP, "step_us"),
+    "digits_ms": lambda results, key, sizes: _median(results, key, DIGITS, "epoch_ms"),
     "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
     "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
+    "gpt_ms": lambda results, key, sizes: _median(results, key, GPT, "ms"),
+    "gpt_node_us": lambda results, key, sizes: _gpt_node_us(results, key),
 }
 # 목표의 기준 가운데 이번 실행의 크기에서 구하는 것
 BOUNDS: dict[str, Callable[[Sizes], float]] = {
@@ -212,7 +300,7 @@ def _bound_text(x: float) -> str:
 def target_row(target: Target, results: dict, sizes: Sizes) -> list[str]:
     """목표 하나를 표의 한 줄(비교, 측정, 목표, 판정)로."""
     k1, k2 = sizes.fanin_ks
-    label = target.label.format(n=sizes.elementwise_n, k1=k1, k2=k2)
+    label = target.label.format(n=sizes.elementwise_n, m=sizes.matmul_n, k1=k1, k2=k2)
 
     def measure(which: tuple[str, str]) -> float | None:
         name, key = which
@@ -246,7 +334,7 @@ def ratio_rows(results: dict, sizes: Sizes) -> list[list[str]]:
 # --- 전체 문서 ------------------------------------------------------------------------
 def render(results: dict, keys: list[str], sizes: Sizes, env: dict, settings: dict) -> str:
     versions = [f"NumPy {env['numpy']}"]
-    for name, label in (("torch", "PyTorch"), ("micrograd", "micrograd")):
+    for name, label in (("torch", "PyTorch"), ("micrograd", "micrograd"), ("dezero", "dezero")):
         versions.append(f"{label} {env[name]}" if env[name] else f"{label} 설치 안 됨")
     lines = [
         f"- 측정: {env['date']}, `{settings['command']}`",
@@ -295,7 +383,21 @@ def legend(results: dict, keys: list[str]) -> list[str]:
         "`MALLOC_MMAP_THRESHOLD_=65536`).",
         "- 시간은 벽시계가 아니라 그 프로세스가 쓴 CPU 시간(사용자+커널)입니다. 1000×1000 작업은 "
         "glibc 할당기가 큰 배열을 힙에서 주고 운영 체제에 돌려주지 않도록 고정하고 잽니다"
-        "(`MALLOC_MMAP_THRESHOLD_=33554432`, `MALLOC_TRIM_THRESHOLD_=4294967296`).",
+        "(`MALLOC_MMAP_THRESHOLD_=33554432`, `MALLOC_TRIM_THRESHOLD_=4294967296`). 행렬 곱 "
+        "사슬도 같고, 행렬 곱 사슬과 두 층 신경망은 BLAS를 스레드 하나로 둡니다"
+        "(`OPENBLAS_NUM_THREADS=1`; PyTorch도 스레드 하나).",
+        "- 두 층 신경망은 43단계의 sin 회귀(x 100개, 1→10→1, sigmoid, 평균 제곱 오차, 학습률 0.2)"
+        "입니다. 엔진마다 그 엔진의 관용구로 순전파, 미분값 지우기, 역전파, 갱신을 합니다(DeZero는 "
+        "`F.linear`, `F.sigmoid`; PyTorch는 `torch.addmm`). PyPI의 `dezero` 0.0.13은 NumPy 1.24 "
+        "이후 없어진 `np.int`를 쓰므로, 어댑터가 가져오기 전에 그 프로세스에서만 `np.int = int`를 "
+        "둡니다.",
+        "- 손글씨 숫자 한 에포크는 51단계의 학습입니다. 저장소의 숫자 8,000장(float32, 0~1)을 미리 "
+        "같은 순서의 배치 100개씩으로 나눠 세 엔진에 똑같이 주고, 같은 처음 매개변수에서 엔진마다 그 "
+        "프레임워크의 모델, SGD 옵티마이저(학습률 0.1), 교차 엔트로피로 80스텝을 학습합니다"
+        "(tinygrad_ko: `models.MLP`, `optimizers.SGD`, `softmax_cross_entropy`; DeZero: "
+        "`models.MLP`, `optimizers.SGD`, `F.softmax_cross_entropy`; PyTorch: `nn.Sequential`, "
+        "`optim.SGD`, `F.cross_entropy`). 데이터 로더는 재지 않습니다. 재기 전에 첫 스텝의 결과를 "
+        "NumPy(float64)로 손수 유도한 값과 비교합니다.",
     ]
     check = rss_check_line(results, keys)
     if check:

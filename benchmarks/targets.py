@@ -2,7 +2,8 @@
 
 목표를 바꾸거나 더할 때는 이 표만 고칩니다. 한 줄은 다음과 같습니다.
 
-- ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{k1}``, ``{k2}``(가지 수)는 이번
+- ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{m}``(행렬 곱 작업의 한 변),
+  ``{k1}``, ``{k2}``(가지 수)는 이번
   실행의 크기로 채웁니다.
 - ``value``: (잴 값의 이름, 엔진). 값의 이름은 ``table.MEASURES``에 있습니다.
 - ``over``: 있으면 ``value ÷ over``를 적습니다.
@@ -32,7 +33,7 @@ TARGETS = (
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ step24(책의 엔진)",
         value=("chain_us", "tinygrad_ko"),
         over=("chain_us", "step24"),
-        goal=("<=", 0.6),
+        goal=("<=", 0.75),
     ),
     Target(
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ torch",
@@ -55,14 +56,66 @@ TARGETS = (
         goal=("<=", 13),
     ),
     Target(
-        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ NumPy",
+        "{n}×{n} 원소별 연산 20개(w는 상수): tinygrad_ko ÷ NumPy",
+        value=("elementwise_const_ratio", "tinygrad_ko"),
+        goal=("<=", 1.15),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개(w는 상수): NumPy 대비 비율, tinygrad_ko ÷ torch",
+        value=("elementwise_const_ratio", "tinygrad_ko"),
+        over=("elementwise_const_ratio", "torch"),
+        goal=("<", 1),
+    ),
+    Target(
+        "{n}×{n} 원소별 연산 20개(w도 미분): tinygrad_ko ÷ NumPy",
         value=("elementwise_ratio", "tinygrad_ko"),
         goal=("<=", 1.3),
     ),
     Target(
-        "{n}×{n} 원소별 연산 20개: tinygrad_ko ÷ torch(참고)",
+        "{n}×{n} 원소별 연산 20개(w도 미분): NumPy 대비 비율, tinygrad_ko ÷ torch(참고)",
         value=("elementwise_ratio", "tinygrad_ko"),
         over=("elementwise_ratio", "torch"),
+    ),
+    Target(
+        "{n}×{n} `y = y * c + d` 사슬 순전파+역전파 시간: tinygrad_ko ÷ torch",
+        value=("affine_ms", "tinygrad_ko"),
+        over=("affine_ms", "torch"),
+        goal=("<=", 1.05, "PyTorch와 같은 수준"),
+    ),
+    Target(
+        "같은 사슬을 기록한 순전파의 최대 메모리: tinygrad_ko ÷ torch",
+        value=("affine_peak_mb", "tinygrad_ko"),
+        over=("affine_peak_mb", "torch"),
+        goal=("<=", 1.05, "PyTorch와 같은 수준"),
+    ),
+    Target(
+        "{m}×{m} 행렬 곱 사슬 순전파+역전파: tinygrad_ko ÷ NumPy",
+        value=("matmul_ratio", "tinygrad_ko"),
+        goal=("<=", 1.1),
+    ),
+    Target(
+        "두 층 신경망 학습 스텝(배치 100×1): tinygrad_ko ÷ dezero",
+        value=("mlp_us", "tinygrad_ko"),
+        over=("mlp_us", "dezero"),
+        goal=("<", 1),
+    ),
+    Target(
+        "두 층 신경망 학습 스텝(배치 100×1): tinygrad_ko ÷ torch",
+        value=("mlp_us", "tinygrad_ko"),
+        over=("mlp_us", "torch"),
+        goal=("<=", 1.5),
+    ),
+    Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ dezero",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "dezero"),
+        goal=("<", 1),
+    ),
+    Target(
+        "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ torch",
+        value=("digits_ms", "tinygrad_ko"),
+        over=("digits_ms", "torch"),
+        goal=("<=", 1.5),
     ),
     Target(
         "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
@@ -88,5 +141,23 @@ TARGETS = (
         value=("chain_us", "value"),
         over=("chain_us", "micrograd"),
         goal=("<=", 1),
+    ),
+    Target(
+        "한국어 microGPT 학습 스텝: value ÷ tinygrad_ko(텐서판이 몇 배 빠른가)",
+        value=("gpt_ms", "value"),
+        over=("gpt_ms", "tinygrad_ko"),
+        spec=".0f",
+        goal=(">=", 30),
+    ),
+    Target(
+        "Value판 microGPT 스텝의 노드당 µs ÷ micrograd 0차원 사슬의 노드당 µs",
+        value=("gpt_node_us", "value"),
+        over=("chain_us", "micrograd"),
+        goal=("<=", 1),
+    ),
+    Target(
+        "Value판 microGPT 스텝의 노드당 µs ÷ Value 0차원 사슬의 노드당 µs(참고)",
+        value=("gpt_node_us", "value"),
+        over=("chain_us", "value"),
     ),
 )

@@ -39,8 +39,17 @@ class Sizes:
     fanin_budget_s: float = 30.0  # K 하나에 쓸 시간. 느린 엔진은 최소 횟수만 잽니다.
     elementwise_n: int = 1000
     elementwise_repeats: int = 11
+    affine_steps: int = 20
     memory_shape: tuple[int, ...] = (100, 100, 100)
     memory_ops: int = 20
+    matmul_n: int = 1000
+    matmul_chain: int = 3  # x @ W1 @ W2 @ W3: 순전파 3번, 역전파 6번의 행렬 곱
+    matmul_repeats: int = 7
+    mlp_steps: int = 200  # 반복 한 번에 하는 학습 스텝 수
+    mlp_repeats: int = 11
+    digits_samples: int = 8000  # 51단계: 손글씨 숫자 학습 세트 전부(배치 100개씩 80스텝)
+    digits_repeats: int = 7
+    gpt_steps: int = 20  # 한국어 microGPT: 잴 학습 스텝 수(스텝마다 다른 이름)
 
 
 FULL = Sizes()
@@ -56,6 +65,13 @@ QUICK = Sizes(
     elementwise_n=200,
     elementwise_repeats=3,
     memory_shape=(10, 100, 100),
+    matmul_n=100,
+    matmul_repeats=2,
+    mlp_steps=20,
+    mlp_repeats=2,
+    digits_samples=1000,
+    digits_repeats=2,
+    gpt_steps=3,
 )
 
 # 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
@@ -157,9 +173,13 @@ def fanin(engine, sizes: Sizes) -> dict:
 
 
 # --- (d) 1000x1000 원소별 연산 ------------------------------------------------------------
-def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray):
-    """엔진으로 원소별 연산 20개를 순전파하고 역전파합니다. (x의 미분값, w의 미분값)을 돌려줍니다."""
-    x, w = engine.array(x_data), engine.array(w_data)
+def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray, w_grad: bool = True):
+    """엔진으로 원소별 연산 20개를 순전파하고 역전파합니다. (x의 미분값, w의 미분값)을 돌려줍니다.
+
+    `w_grad=False`이면 w는 미분하지 않는 상수입니다(엔진에 상수로 넘깁니다).
+    """
+    x = engine.array(x_data)
+    w = engine.array(w_data) if w_grad else engine.constant(w_data)
     y = x
     for _ in range(ELEMENTWISE_BLOCKS):
         y = engine.mul(y, w)
@@ -168,39 +188,45 @@ def engine_forward_backward(engine, x_data: np.ndarray, w_data: np.ndarray):
         y = engine.neg(y)
         y = engine.exp(y)
     engine.backward(y)
-    return engine.grad(x), engine.grad(w)
+    return engine.grad(x), (engine.grad(w) if w_grad else None)
 
 
-def numpy_forward_backward(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """같은 계산을 NumPy만으로: 순전파에서 필요한 값을 남기고, 역전파는 손으로 유도한 식입니다."""
+def numpy_forward_backward(x: np.ndarray, w: np.ndarray, w_grad: bool = True):
+    """같은 계산을 NumPy만으로: 순전파에서 필요한 값을 남기고, 역전파는 손으로 유도한 식입니다.
+
+    `w_grad=False`이면 w의 미분값을 구하지 않고(None), 그만큼 덜 남기고 덜 계산합니다.
+    """
     saved = []
     y = x
     for _ in range(ELEMENTWISE_BLOCKS):
         b = y * w - x
         e = np.exp(-(b**2))
-        saved.append((y, b, e))
+        saved.append((y if w_grad else None, b, e))
         y = e
     gy = np.ones_like(y)
     gx = gw = None
     for y_in, b, e in reversed(saved):
         gb = 2 * b * -(gy * e)  # e = exp(-b²) 이므로 de/db = -2b·e
         gx = -gb if gx is None else gx - gb  # b = y·w - x
-        gw = gb * y_in if gw is None else gw + gb * y_in
+        if w_grad:
+            gw = gb * y_in if gw is None else gw + gb * y_in
         gy = gb * w
     return gx + gy, gw  # 처음의 y가 x 자신이므로 마지막 gy도 x의 미분값에 더합니다.
 
 
-def elementwise(engine, sizes: Sizes) -> dict:
+def _elementwise(engine, sizes: Sizes, w_grad: bool) -> dict:
     """엔진과 NumPy를 번갈아 재어, 반복마다 (엔진 시간 / NumPy 시간)을 구합니다."""
     n = sizes.elementwise_n
     rng = np.random.default_rng(0)
     x_data = rng.uniform(0.0, 1.0, (n, n))
     w_data = rng.uniform(0.5, 1.0, (n, n))
 
-    want = numpy_forward_backward(x_data, w_data)
-    got = engine_forward_backward(engine, x_data, w_data)
+    want = numpy_forward_backward(x_data, w_data, w_grad)
+    got = engine_forward_backward(engine, x_data, w_data, w_grad)
     for name, g, w in zip(("x", "w"), got, want, strict=True):
-        if not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12):
+        if (g is None) != (w is None) or (
+            w is not None and not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12)
+        ):
             raise WrongGradient(
                 f"{n}x{n} 원소별 연산: {name}의 미분값이 NumPy로 구한 값과 다릅니다."
             )
@@ -214,9 +240,9 @@ def elementwise(engine, sizes: Sizes) -> dict:
             gc.collect()
             t0 = clock()
             if which == "engine":
-                engine_forward_backward(engine, x_data, w_data)
+                engine_forward_backward(engine, x_data, w_data, w_grad)
             else:
-                numpy_forward_backward(x_data, w_data)
+                numpy_forward_backward(x_data, w_data, w_grad)
             elapsed = (clock() - t0) / 1e6
             (engine_ms if which == "engine" else numpy_ms).append(elapsed)
     ratio = [e / p for e, p in zip(engine_ms, numpy_ms, strict=True)]
@@ -226,6 +252,84 @@ def elementwise(engine, sizes: Sizes) -> dict:
         "engine_ms": engine_ms,
         "numpy_ms": numpy_ms,
         "ratio": ratio,
+    }
+
+
+def elementwise(engine, sizes: Sizes) -> dict:
+    """w도 미분하는 경우: 곱셈의 두 입력이 모두 미분이 필요합니다."""
+    return _elementwise(engine, sizes, w_grad=True)
+
+
+def elementwise_const(engine, sizes: Sizes) -> dict:
+    """w가 상수인 경우: 미분이 필요 없는 입력의 미분을 계산하지 않는 엔진이 덜 일합니다."""
+    return _elementwise(engine, sizes, w_grad=False)
+
+
+# --- (d') `y = y * c + d` 사슬: 기록한 그래프의 메모리와 시간 -------------------------------------
+def _affine_data(sizes: Sizes) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(1)
+    n = sizes.elementwise_n
+    return rng.uniform(0.0, 1.0, (n, n)), rng.uniform(0.0, 1.0, (n, n))
+
+
+def _affine_run(engine, x_data: np.ndarray, d_data: np.ndarray, steps: int):
+    x = engine.array(x_data)
+    d = engine.constant(d_data)
+    y = x
+    for _ in range(steps):
+        y = engine.add(engine.scale(y, AFFINE_C), d)
+    return x, y
+
+
+AFFINE_C = 0.99
+
+
+def affine_chain(engine, sizes: Sizes) -> dict:
+    """1000×1000 배열에 `y = y * c + d`를 `affine_steps`번 하고 역전파하는 시간(ms).
+
+    c는 파이썬 수, d는 상수 배열입니다. 곱셈의 역전파에는 상수 c만, 덧셈의 역전파에는 아무것도
+    필요 없으므로, 역전파에 필요한 것만 붙잡는 엔진은 중간 결과를 쌓아 두지 않고 같은 메모리를
+    다시 씁니다. 할당기 설정은 기본값 그대로입니다(쌓아 둔 메모리가 시간에 주는 영향까지 잽니다).
+    """
+    steps = sizes.affine_steps
+    x_data, d_data = _affine_data(sizes)
+    x, y = _affine_run(engine, x_data, d_data, steps)
+    engine.backward(y)
+    got = np.asarray(engine.grad(x))
+    if not np.allclose(got, AFFINE_C**steps, rtol=1e-9):
+        raise WrongGradient(
+            f"y = y*c + d 사슬: 미분값 {got.flat[0]!r}, 기대한 값 {AFFINE_C**steps!r}"
+        )
+    del x, y, got
+    times_ms = []
+    for _ in range(sizes.elementwise_repeats):
+        gc.collect()
+        t0 = clock()
+        x, y = _affine_run(engine, x_data, d_data, steps)
+        engine.backward(y)
+        times_ms.append((clock() - t0) / 1e6)
+        del x, y
+    return {"n": sizes.elementwise_n, "steps": steps, "ms": times_ms}
+
+
+def affine_memory(engine, sizes: Sizes) -> dict:
+    """같은 사슬의 순전파(그래프 기록) 동안의 최대 메모리(MB). 입력 x와 상수 d는 세지 않습니다."""
+    x_data, d_data = _affine_data(sizes)
+    probe = make_probe(engine.memory_method)
+    if engine.memory_method == "rss":
+        _affine_run(engine, x_data, d_data, sizes.affine_steps)  # 데우기
+    gc.collect()
+    probe.start()
+    x, y = _affine_run(engine, x_data, d_data, sizes.affine_steps)
+    record_peak = probe.peak_mb()
+    probe.stop()
+    del x, y
+    gc.collect()
+    return {
+        "steps": sizes.affine_steps,
+        "record_peak": record_peak,
+        "array_mb": x_data.nbytes / 1e6,
+        "method": engine.memory_method,
     }
 
 
@@ -285,3 +389,213 @@ def memory(engine, sizes: Sizes) -> dict:
             _memory_pass(engine, x_data, sizes, probe)  # 데우기
             result["rss_check"] = _memory_pass(engine, x_data, sizes, probe)
     return result
+
+
+# --- (f) 1000x1000 행렬 곱의 사슬 -----------------------------------------------------------
+def engine_matmul_chain(engine, x_data: np.ndarray, w_datas: list[np.ndarray]) -> list:
+    """엔진으로 y = x @ W1 @ W2 @ ...를 순전파하고 역전파합니다. [x의 미분값, W들의 미분값]."""
+    x = engine.array(x_data)
+    ws = [engine.array(w) for w in w_datas]
+    y = x
+    for w in ws:
+        y = engine.matmul(y, w)
+    engine.backward(y)
+    return [engine.grad(v) for v in [x, *ws]]
+
+
+def numpy_matmul_chain(x: np.ndarray, ws: list[np.ndarray]) -> list[np.ndarray]:
+    """같은 계산을 NumPy만으로: 순전파의 중간 결과를 남기고, 역전파는 gx = gy @ W.T, gW = h.T @ gy."""
+    hs = [x]
+    for w in ws:
+        hs.append(hs[-1] @ w)
+    gy = np.ones_like(hs[-1])
+    grads = []
+    for h, w in zip(reversed(hs[:-1]), reversed(ws), strict=True):
+        grads.append(h.T @ gy)
+        gy = gy @ w.T
+    return [gy, *reversed(grads)]
+
+
+def matmul(engine, sizes: Sizes) -> dict:
+    """엔진과 NumPy를 번갈아 재어, 반복마다 (엔진 시간 / NumPy 시간)을 구합니다(BLAS가 거의 다)."""
+    n, k = sizes.matmul_n, sizes.matmul_chain
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((n, n)) / np.sqrt(n)
+    ws = [rng.standard_normal((n, n)) / np.sqrt(n) for _ in range(k)]
+    want = numpy_matmul_chain(x, ws)
+    got = engine_matmul_chain(engine, x, ws)
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        if not np.allclose(np.asarray(g), w, rtol=1e-9, atol=1e-9):
+            raise WrongGradient(f"{n}x{n} 행렬 곱 사슬: {i}번 입력의 미분값이 NumPy와 다릅니다.")
+    del got, want
+    engine_ms, numpy_ms = [], []
+    for repeat in range(sizes.matmul_repeats):
+        order = ("engine", "numpy") if repeat % 2 == 0 else ("numpy", "engine")
+        for which in order:
+            gc.collect()
+            t0 = clock()
+            if which == "engine":
+                engine_matmul_chain(engine, x, ws)
+            else:
+                numpy_matmul_chain(x, ws)
+            elapsed = (clock() - t0) / 1e6
+            (engine_ms if which == "engine" else numpy_ms).append(elapsed)
+    ratio = [e / p for e, p in zip(engine_ms, numpy_ms, strict=True)]
+    return {"n": n, "chain": k, "engine_ms": engine_ms, "numpy_ms": numpy_ms, "ratio": ratio}
+
+
+# --- (g) 두 층 신경망의 학습 스텝(43단계) --------------------------------------------------------
+MLP_HIDDEN, MLP_BATCH, MLP_LR = 10, 100, 0.2
+
+
+def mlp_problem() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """43단계의 sin 회귀: x ~ U(0, 1) 100개, t = sin(2πx) + 잡음, 1 -> 10 -> 1 신경망의 처음 매개변수."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0.0, 1.0, (MLP_BATCH, 1))
+    t = np.sin(2 * np.pi * x) + rng.uniform(0.0, 1.0, (MLP_BATCH, 1))
+    params = [
+        0.01 * rng.standard_normal((1, MLP_HIDDEN)),
+        np.zeros(MLP_HIDDEN),
+        0.01 * rng.standard_normal((MLP_HIDDEN, 1)),
+        np.zeros(1),
+    ]
+    return x, t, params
+
+
+def numpy_mlp_step(params: list[np.ndarray], x: np.ndarray, t: np.ndarray, lr: float):
+    """학습 스텝 하나를 NumPy로: 손으로 유도한 역전파와 경사 하강법. (새 매개변수, 손실)."""
+    W1, b1, W2, b2 = params
+    h = 1 / (1 + np.exp(-(x @ W1 + b1)))
+    diff = h @ W2 + b2 - t
+    gy = 2 * diff / diff.size
+    gh = gy @ W2.T * h * (1 - h)
+    grads = [x.T @ gh, gh.sum(axis=0), h.T @ gy, gy.sum(axis=0)]
+    return [p - lr * g for p, g in zip(params, grads, strict=True)], float(np.mean(diff**2))
+
+
+def mlp(engine, sizes: Sizes) -> dict:
+    """학습 스텝(순전파, 미분값 지우기, 역전파, 매개변수 갱신) 하나에 든 시간(µs)."""
+    x, t, params = mlp_problem()
+    want, want_loss = numpy_mlp_step(params, x, t, MLP_LR)
+    got, got_loss = engine.mlp_train(params, x, t, MLP_LR, 1)
+    ok = math.isclose(got_loss, want_loss, rel_tol=1e-9)
+    if not ok or not all(
+        np.allclose(g, w, rtol=1e-9, atol=1e-12) for g, w in zip(got, want, strict=True)
+    ):
+        raise WrongGradient("두 층 신경망: 한 스텝 뒤의 매개변수가 NumPy로 구한 값과 다릅니다.")
+    step_us = []
+    engine.mlp_train(params, x, t, MLP_LR, sizes.mlp_steps)  # 데우기
+    for _ in range(sizes.mlp_repeats):
+        gc.collect()
+        t0 = clock()
+        _, loss = engine.mlp_train(params, x, t, MLP_LR, sizes.mlp_steps)
+        step_us.append((clock() - t0) / sizes.mlp_steps / 1000)
+    return {"steps": sizes.mlp_steps, "step_us": step_us, "final_loss": loss}
+
+
+# --- (h) 손글씨 숫자 한 에포크(51단계) ----------------------------------------------------------
+DIGITS_HIDDEN, DIGITS_BATCH, DIGITS_LR = 100, 100, 0.1
+
+
+def digits_problem(n_samples: int) -> tuple[list, list[np.ndarray]]:
+    """저장소의 손글씨 숫자(float32, 0~1로 편 784개)를 시드 0의 순서로 배치 100개씩 미리 나눈 것과,
+    784 -> 100 -> 10 신경망의 처음 매개변수(float32). 모든 엔진이 같은 배치, 같은 순서를 씁니다."""
+    from tinygrad_ko.datasets import load_mnist
+
+    images, labels = load_mnist(train=True)
+    order = np.random.default_rng(0).permutation(len(images))[:n_samples]
+    x = (images[order].reshape(len(order), -1) / np.float32(255.0)).astype(np.float32)
+    t = labels[order].astype(np.int64)
+    batches = [
+        (x[i : i + DIGITS_BATCH], t[i : i + DIGITS_BATCH]) for i in range(0, len(x), DIGITS_BATCH)
+    ]
+    rng = np.random.default_rng(1)
+    params = [
+        (rng.standard_normal((784, DIGITS_HIDDEN)) * np.sqrt(1 / 784)).astype(np.float32),
+        np.zeros(DIGITS_HIDDEN, dtype=np.float32),
+        (rng.standard_normal((DIGITS_HIDDEN, 10)) * np.sqrt(1 / DIGITS_HIDDEN)).astype(np.float32),
+        np.zeros(10, dtype=np.float32),
+    ]
+    return batches, params
+
+
+def numpy_digits_step(params: list[np.ndarray], x: np.ndarray, t: np.ndarray, lr: float):
+    """학습 스텝 하나를 NumPy(float64)로: 손으로 유도한 역전파와 SGD. (새 매개변수, 손실)."""
+    W1, b1, W2, b2 = (p.astype(np.float64) for p in params)
+    h = np.maximum(x @ W1 + b1, 0.0)
+    scores = h @ W2 + b2
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    n = len(t)
+    loss = -log_p[np.arange(n), t].mean()
+    gs = (np.exp(log_p) - np.eye(10)[t]) / n
+    gh = gs @ W2.T * (h > 0)
+    grads = [x.T @ gh, gh.sum(axis=0), h.T @ gs, gs.sum(axis=0)]
+    new = [p - lr * g for p, g in zip((W1, b1, W2, b2), grads, strict=True)]
+    return new, float(loss)
+
+
+def digits_epoch(engine, sizes: Sizes) -> dict:
+    """한 에포크(배치 100개씩, 순전파·미분값 지우기·역전파·SGD 갱신)에 든 시간(ms)."""
+    batches, params = digits_problem(sizes.digits_samples)
+    x0, t0 = batches[0]
+    want, want_loss = numpy_digits_step(params, x0.astype(np.float64), t0, DIGITS_LR)
+    got, got_loss = engine.digits_epoch(params, batches[:1], DIGITS_LR)
+    ok = math.isclose(got_loss, want_loss, rel_tol=1e-5)
+    if not ok or not all(
+        np.allclose(g, w, rtol=1e-4, atol=1e-6) for g, w in zip(got, want, strict=True)
+    ):
+        raise WrongGradient("손글씨 숫자: 한 스텝 뒤의 매개변수가 NumPy로 구한 값과 다릅니다.")
+    epoch_ms = []
+    engine.digits_epoch(params, batches, DIGITS_LR)  # 데우기
+    for _ in range(sizes.digits_repeats):
+        gc.collect()
+        start = clock()
+        final, loss = engine.digits_epoch(params, batches, DIGITS_LR)
+        epoch_ms.append((clock() - start) / 1e6)
+    return {
+        "samples": sizes.digits_samples,
+        "steps": len(batches),
+        "epoch_ms": epoch_ms,
+        "final_loss": loss,
+    }
+
+
+# --- (i) 한국어 microGPT의 학습 스텝 --------------------------------------------------------
+def gpt_step(engine, sizes: Sizes) -> dict:
+    """마무리 장의 GPT(임베딩 16, 헤드 4, 층 1, 문맥 16)로 이름 하나씩 학습하는 스텝의 CPU 시간(ms).
+
+    스텝 하나는 순전파, 역전파, Adam입니다. 재기 전에 첫 이름의 손실과 모든 기울기를 다른 판(Value판이면
+    텐서판, 텐서판이면 Value판)과 비교합니다. Value판은 그 손실의 계산 그래프 노드 수도 셉니다.
+    """
+    from tinygrad_ko.gpt.config import GPTConfig, init_weights
+    from tinygrad_ko.gpt.data import load_names
+    from tinygrad_ko.gpt.tensor_model import TensorGPT
+    from tinygrad_ko.gpt.value_model import ValueGPT
+    from tinygrad_ko.value import topological_order
+
+    names, tokenizer = load_names("ko")
+    config = GPTConfig(tokenizer.vocab_size)
+    weights = init_weights(config, 0)
+    batch = [tokenizer.encode(n) for n in names[: sizes.gpt_steps + 1]]
+    value_model, tensor_model = ValueGPT(config, weights), TensorGPT(config, weights)
+    value_loss, tensor_loss = value_model.loss(batch[0]), tensor_model.loss([batch[0]])
+    value_loss.backward()
+    tensor_loss.backward()
+    nodes = len(topological_order(value_loss))
+    if abs(value_loss.data - float(tensor_loss.data)) > 1e-9 or any(
+        not np.allclose(g, tensor_model.grads()[k], rtol=0, atol=1e-9)
+        for k, g in value_model.grads().items()
+    ):
+        raise WrongGradient("microGPT: Value판과 텐서판의 손실이나 기울기가 다릅니다.")
+    del value_model, tensor_model, value_loss, tensor_loss
+
+    trainer = engine.gpt(config, weights)
+    trainer.step(batch[0], 0.01)  # 데우기(처음 부를 때만 드는 일)
+    times_ms = []
+    for ids in batch[1:]:
+        gc.collect()
+        t0 = clock()
+        trainer.step(ids, 0.01)
+        times_ms.append((clock() - t0) / 1e6)
+    return {"ms": times_ms, "value_nodes": nodes, "steps": sizes.gpt_steps}

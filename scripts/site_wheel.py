@@ -39,11 +39,25 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + digest.decode("ascii")
 
 
+def _package_data(root: Path) -> dict[str, list[str]]:
+    """pyproject.toml의 package-data(패키지 이름 -> 파일 패턴). 휠에도 설치할 때와 같은 데이터를 담아,
+    노트북 독자도 인터넷 없이 손글씨 숫자(38장)와 이름 목록(마무리 장)을 쓸 수 있게 합니다."""
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    return pyproject.get("tool", {}).get("setuptools", {}).get("package-data", {})
+
+
 def _package_files(root: Path, package: str) -> list[tuple[str, bytes]]:
-    """휠에 담을 (휠 안의 경로, 내용) 목록. 파이썬 파일만, 경로 순서대로."""
+    """휠에 담을 (휠 안의 경로, 내용) 목록. 파이썬 파일과 패키지 데이터, 경로 순서대로."""
     base = root / "src"
     files = []
-    for path in sorted((base / package).rglob("*.py")):
+    paths = set((base / package).rglob("*.py"))
+    for name, patterns in _package_data(root).items():
+        if name != package and not name.startswith(package + "."):
+            continue
+        folder = base.joinpath(*name.split("."))
+        for pattern in patterns:
+            paths.update(folder.glob(pattern))
+    for path in sorted(paths):
         if "__pycache__" in path.parts:
             continue
         files.append((path.relative_to(base).as_posix(), path.read_bytes()))

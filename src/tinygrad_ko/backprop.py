@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -138,8 +139,9 @@ def propagate(
     touched: dict[int, tuple] = {}
     # backward를 마친 함수들. 역전파가 끝까지 성공하면 그때 놓아 줍니다(retain_graph=False).
     done: list[Function] = []
-    # retain_grad=True: 변수에 남긴 미분값 배열들의 id. 같은 배열을 두 변수에 남기지 않으려고 셉니다.
-    retained: set[int] = set()
+    # retain_grad=True: 변수에 남긴 미분값 배열들(id -> 약한 참조). 같은 배열을 두 변수에 남기지 않으려고
+    # 셉니다. id만 적으면 먼저 남긴 배열이 풀린 뒤 새 배열이 같은 id를 받아 괜히 복사될 수 있습니다.
+    retained: dict[int, weakref.ref] = {}
 
     try:
         while heap:
@@ -203,8 +205,8 @@ def propagate(
         raise
     if not retain_graph:  # 붙잡은 입력과 출력 데이터를 놓아 줍니다.
         for func in done:
-            func.edges = None
-            func.kept = None  # 붙잡은 변수의 순전파 때 data((data,) 자리)도 놓아 줍니다.
+            # 붙잡은 입력과 그 순전파 때의 data(check_kept_data)도 함께 놓아 줍니다.
+            func.edges = func.kept_inputs = func.kept_data = None
             func.output_data = None  # keeps_output이 아닌 함수에도 자리가 있습니다(_connect).
 
 
@@ -302,7 +304,7 @@ def _fill_missing_grads(func: Function, gys: list, create_graph: bool) -> None:
 
 
 def _keep_output_grads(
-    func: Function, gys: list, create_graph: bool, retained: set[int], touched: dict[int, tuple]
+    func: Function, gys: list, create_graph: bool, retained: dict[int, weakref.ref], touched: dict[int, tuple]
 ) -> None:
     """retain_grad=True: 살아 있는 출력 변수의 grad에 그 미분값을 더합니다(말단 변수처럼, PyTorch와 같음).
 
@@ -318,10 +320,16 @@ def _keep_output_grads(
         if y.grad is not None:
             gy = y.grad + gy  # 제자리 덧셈을 하지 않습니다: 새 배열이 됩니다.
         if not create_graph:
-            if id(gy) in retained or type(gy) is not np.ndarray:
+            if type(gy) is not np.ndarray or _already_retained(gy, retained):
                 gy = np.array(gy, copy=True)
-            retained.add(id(gy))
+            retained[id(gy)] = weakref.ref(gy)
         y.grad = gy
+
+
+def _already_retained(gy: np.ndarray, retained: dict[int, weakref.ref]) -> bool:
+    """gy가 이미 다른 변수의 grad로 남긴 바로 그 배열인지(같은 id를 받은 새 배열이 아닌지)."""
+    ref = retained.get(id(gy))
+    return ref is not None and ref() is gy
 
 
 def _accumulate_leaf(
@@ -336,13 +344,15 @@ def _accumulate_leaf(
         if not create_graph:
             if type(gx) is not np.ndarray:
                 gx = np.asarray(gx)  # 0차원 연산이 돌려준 NumPy 스칼라
-            elif _is_shared(gx, gys, gxs, i):
-                gx = gx.copy()
+            elif gx.base is not None or _is_shared(gx, gys, gxs, i):
+                gx = gx.copy()  # 뷰(reshape, broadcast_to의 결과)나 다른 곳과 나눠 쓰는 배열
             gx = _as_dtype_of(x, gx)
         x.grad = gx
     else:
         x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
-        if not create_graph:
+        # 앞선 create_graph=True가 남긴 Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼
+        # 값이 누적됩니다). 그 밖에는 0차원 연산이 돌려준 NumPy 스칼라를 배열로, dtype은 변수에 맞춥니다.
+        if not create_graph and not _is_variable(x.grad):
             x.grad = _as_dtype_of(x, np.asarray(x.grad))
 
 

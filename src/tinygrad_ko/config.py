@@ -1,4 +1,4 @@
-"""역전파 활성/비활성 모드를 스레드와 asyncio 작업마다 따로 관리합니다.
+"""엔진의 모드(역전파 활성/비활성, 학습/시험)를 스레드와 asyncio 작업마다 따로 관리합니다.
 
 책의 DeZero는 `Config.enable_backprop`을 전역 클래스 속성으로 둡니다. 그러면 한 스레드가
 `no_grad()`에 들어가는 순간 다른 모든 스레드도 계산 그래프를 기록하지 않게 됩니다.
@@ -26,7 +26,12 @@ from typing import TypeVar
 _ENABLE_BACKPROP: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "enable_backprop", default=True
 )
-_SETTINGS: dict[str, contextvars.ContextVar[bool]] = {"enable_backprop": _ENABLE_BACKPROP}
+# 학습 모드인지. 드롭아웃처럼 학습과 추론(시험)에서 다르게 도는 함수가 봅니다(54단계).
+_TRAIN: contextvars.ContextVar[bool] = contextvars.ContextVar("train", default=True)
+_SETTINGS: dict[str, contextvars.ContextVar[bool]] = {
+    "enable_backprop": _ENABLE_BACKPROP,
+    "train": _TRAIN,
+}
 
 F = TypeVar("F", bound=Callable)
 
@@ -64,9 +69,21 @@ class _ConfigMeta(type):
     def enable_backprop(cls, value: bool) -> None:
         _SETTINGS["enable_backprop"].set(_check_bool("enable_backprop", value))
 
+    @property
+    def train(cls) -> bool:
+        return _SETTINGS["train"].get()
+
+    @train.setter
+    def train(cls, value: bool) -> None:
+        _SETTINGS["train"].set(bool(value))
+
 
 class Config(metaclass=_ConfigMeta):
-    """엔진의 설정. `Config.enable_backprop`은 현재 스레드에서 계산 그래프를 기록할지 정합니다."""
+    """엔진의 설정. 값은 스레드마다 따로입니다.
+
+    - `Config.enable_backprop`: 현재 스레드에서 계산 그래프를 기록할지(역전파 활성 모드).
+    - `Config.train`: 학습 모드인지. False이면 시험 모드로, 드롭아웃이 아무것도 끄지 않습니다.
+    """
 
 
 class using_config(contextlib.ContextDecorator):  # noqa: N801 - 책과 같은 함수 이름을 씁니다.
@@ -113,3 +130,20 @@ backprop_enabled = _ENABLE_BACKPROP.get
 def no_grad() -> using_config:
     """역전파 비활성 모드: 추론처럼 미분이 필요 없을 때 계산 그래프를 기록하지 않습니다."""
     return using_config("enable_backprop", False)
+
+
+# --8<-- [start:train]
+# 현재 스레드가 학습 모드인지 알려 줍니다(드롭아웃이 부릅니다).
+train_enabled = _TRAIN.get
+
+
+def test_mode() -> contextlib.AbstractContextManager[None]:
+    """시험(추론) 모드: 블록 안에서는 드롭아웃이 뉴런을 끄지 않고 입력을 그대로 내보냅니다.
+
+    `no_grad()`처럼 스레드마다 따로이고, 블록을 나가면(예외로 나가도) 이전 모드로 돌아갑니다.
+    """
+    return using_config("train", False)
+    # --8<-- [end:train]
+
+
+test_mode.__test__ = False  # pytest가 이 이름을 테스트 함수로 모으지 않게 합니다.

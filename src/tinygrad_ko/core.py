@@ -34,6 +34,8 @@ from .config import backprop_enabled
 
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
 _REJECTED_KINDS = frozenset("OSUVMm")
+# 연산자가 파이썬 수를 바꾼 상수의 타입. 검사 없이 받아도 되므로 빠른 길로 보냅니다.
+_FLOAT_SCALARS = frozenset({np.float16, np.float32, np.float64, np.longdouble})
 
 
 def as_array(x: object) -> np.ndarray:
@@ -233,6 +235,21 @@ class Variable:
         backpropagate(self, retain_grad, retain_graph, create_graph, gradient)
 
 
+# --8<-- [start:parameter]
+class Parameter(Variable):
+    """학습으로 고칠 값(가중치, 편향)을 담는 변수. 하는 일은 Variable과 똑같습니다.
+
+    다른 점은 타입 하나뿐입니다. 층(`Layer`)이 속성 가운데 Parameter인 것만 골라 모으므로,
+    입력이나 중간 결과를 속성에 담아 두어도 매개변수로 잘못 세지 않습니다.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "parameter" + super().__repr__()[len("variable") :]
+        # --8<-- [end:parameter]
+
+
 def as_variable(obj: object) -> Variable:
     """Variable은 그대로, ndarray와 파이썬/NumPy 수는 Variable로 감싸서 돌려줍니다."""
     if isinstance(obj, Variable):
@@ -320,6 +337,12 @@ class Function:
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
     output_data: tuple | None = None
+    # 입력에 Variable의 하위 클래스(Parameter)가 있는 함수가 붙잡은 입력(드문 길). 아니면 None.
+    subclassed_kept: list | None = None
+
+    # 붙잡은 변수의 순전파 때 data 객체(`kept_inputs`와 같은 자리, 변수가 아닌 자리는 None). 붙잡은
+    # 변수가 없는 함수(예: 상수와의 곱셈)는 None입니다. 역전파가 data가 바뀌었는지 확인합니다.
+    kept_data: list | None = None
     # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지. 그렇다면 다음 호출은
     # 그래프 상태를 뺀 복사본(`_fresh_node`)을 씁니다.
     in_graph = False
@@ -333,13 +356,20 @@ class Function:
             self.in_graph = True
             node = self
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
-        datas, needs = [], []
+        datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
                 datas.append(x.data)
                 needs.append(x.requires_grad)
-            else:  # 상수: 수치 배열과 NumPy 스칼라는 그대로 받고, 그 밖의 것은 확인합니다.
-                if not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS:
+            else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
+                if type(x) not in _FLOAT_SCALARS and (
+                    not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS
+                ):
+                    if isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
+                        datas.append(x.data)
+                        needs.append(x.requires_grad)
+                        subclassed = True
+                        continue
                     _check_constant(x)
                 datas.append(x)
                 needs.append(False)
@@ -358,6 +388,8 @@ class Function:
 
         if True in needs and backprop_enabled():
             node._connect(inputs, outputs, needs)
+            if subclassed:  # Parameter 같은 Variable의 하위 클래스가 입력에 있습니다(드문 길).
+                node._fix_subclassed(inputs, outputs)
         else:  # 그래프에 들어가지 않은 출력은 미분할 수 없는 상수입니다.
             for output in outputs:
                 output.requires_grad = False
@@ -390,7 +422,7 @@ class Function:
     def _connect(self, args: tuple, outputs: list[Variable], needs: list[bool]) -> None:
         """출력의 창조자가 되어 그래프에 들어갑니다. 역전파에 필요한 입력만 붙잡습니다.
 
-        함수를 부를 때마다 도는 곳이라 새 객체를 되도록 적게 만듭니다(리스트 하나, 튜플 하나).
+        함수를 부를 때마다 도는 곳이라, 입력마다 한 번 도는 반복문 하나로 모두 정합니다.
         """
         self.needs_input_grad = needs
         self.kept = kept = self.keep(needs)
@@ -400,10 +432,12 @@ class Function:
                 f"입력마다 True나 False를 하나씩 돌려주세요."
             )
         out_shape = outputs[0].data.shape
-        # 넷 이상을 한 줄에 쓰면 튜플을 만들었다 풀므로 marked는 따로 둡니다.
-        edges, generation, broadcast = [], 0, False
+        edges, kept_inputs, generation, broadcast, i = [], [], 0, False, 0
         marked = False  # 붙잡은 변수가 있는지
-        for x, keep in zip(args, kept):  # noqa: B905 - 길이는 바로 위에서 확인했습니다(strict는 느립니다).
+        for x in args:  # zip과 enumerate보다 빠릅니다(파이썬 3.11).
+            keep = kept[i]
+            i += 1
+            kept_inputs.append(x if keep else None)
             if type(x) is not Variable:  # 상수는 데이터 그대로 둡니다.
                 edges.append(x)
                 continue
@@ -421,11 +455,12 @@ class Function:
                 edges.append((creator, 0))  # 나머지 중간 변수는 (창조자, 출력 번호)만 기억합니다.
             else:
                 edges.append((creator, output_index(creator, x)))
-        if marked:  # 붙잡은 변수의 자리에는 True 대신 (순전파 때의 data,)를 둡니다(check_kept_data).
-            self.kept = _marked(args, kept)
+        if marked:  # 붙잡은 변수가 있으면 그 순전파 때의 data 객체를 기억합니다(check_kept_data).
+            self.kept_data = [x.data if type(x) is Variable else None for x in kept_inputs]
         self.edges = edges
-        # 늘 인스턴스에 둡니다. 이항 연산의 역전파가 읽을 때 클래스의 기본값까지 찾아가지 않게 합니다.
-        self.input_shapes = tuple([np.shape(_data(x)) for x in args]) if broadcast else None
+        self.kept_inputs = kept_inputs
+        if broadcast:
+            self.input_shapes = tuple([np.shape(_data(x)) for x in args])
         self.generation = generation
         for output in outputs:
             output.creator = self
@@ -468,6 +503,39 @@ class Function:
             )
         return self.__dict__
 
+    def _fix_subclassed(self, args: tuple, outputs: list[Variable]) -> None:
+        """입력에 Variable의 하위 클래스(Parameter)가 있을 때 `_connect` 다음에 부릅니다(드문 길).
+
+        `_connect`는 빠르게 돌려고 `type(x) is Variable`만 변수로 보므로 하위 클래스를 상수처럼 적어
+        둡니다. 적어 둔 것은 그 객체 자신이라 역전파는 그대로 되고, 여기서 세대와 브로드캐스트한
+        입력의 모양을 바로잡고, 붙잡은 입력을 `kept_inputs` 대신 `subclassed_kept`로 옮깁니다.
+        그러면 흔한 길의 `saved`는 아무것도 더 검사하지 않고, `kept_inputs`가 None일 때만 도는 드문
+        길(`_saved_subclassed`)이 하위 클래스에서도 데이터를 꺼냅니다.
+        """
+        out_shape = outputs[0].data.shape
+        for x in args:
+            if type(x) is not Variable and isinstance(x, Variable):
+                if x.generation > self.generation:
+                    self.generation = x.generation
+                if x.data.shape != out_shape:
+                    self.input_shapes = tuple([np.shape(_data(a)) for a in args])
+        for output in outputs:
+            output.generation = self.generation + 1
+        self.subclassed_kept, self.kept_inputs = self.kept_inputs, None
+        if any(_is_variable(x) for x in self.subclassed_kept):
+            self.kept_data = [x.data if _is_variable(x) else None for x in self.subclassed_kept]
+
+    def _saved_subclassed(self) -> list:
+        """`saved`의 드문 길: Parameter 같은 하위 클래스에서도 데이터를 꺼냅니다."""
+        kept = self.subclassed_kept
+        if kept is None or self.edges is None:  # 역전파가 그래프를 놓아 주었습니다.
+            raise _released(self)
+        if self.kept_data is not None:
+            check_kept_data(self)
+        if backprop_enabled():
+            return [_as_graph_input(x) for x in kept]
+        return [x.data if _is_variable(x) else x for x in kept]
+
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
@@ -494,7 +562,7 @@ class Function:
         if edges is None:
             return None
         for i, edge in enumerate(edges):
-            if type(edge) is not Variable and type(edge) is not tuple:
+            if type(edge) is not tuple and not _is_variable(edge):
                 edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다.
         return [_resolve(edge) for edge in edges]
 
@@ -505,28 +573,18 @@ class Function:
         (역전파 활성 모드)는 Variable을 돌려줍니다. 그래서 `gy * cos(x)` 같은 한 가지 식이 두
         경우에 모두 맞습니다.
         """
-        edges = self.edges
-        if edges is None:
-            raise _released(self)
+        kept = self.kept_inputs
+        if kept is None:
+            return self._saved_subclassed()  # 하위 클래스 입력이 있는 함수, 또는 해제된 그래프
         if backprop_enabled():
-            check_kept_data(self)
-            return [
-                _as_graph_input(x) if keep else None
-                for x, keep in zip(edges, self.kept, strict=True)
-            ]
+            if self.kept_data is not None:
+                check_kept_data(self)
+            return [_as_graph_input(x) for x in kept]
         values = []
-        for x, keep in zip(
-            edges, self.kept, strict=True
-        ):  # 입력이 한두 개라 컴프리헨션보다 빠릅니다(3.11).
-            if not keep:
-                values.append(None)
-            elif type(x) is Variable:  # 붙잡은 변수: data가 순전파 때의 배열인지 보고 꺼냅니다.
-                data = x.data
-                if type(keep) is tuple and keep[0] is not data:
-                    check_kept_data(self)
-                values.append(data)
-            else:
-                values.append(x)  # 상수
+        for x in kept:  # 입력이 한두 개라 컴프리헨션보다 반복문이 빠릅니다(파이썬 3.11).
+            values.append(x.data if type(x) is Variable else x)
+        if self.kept_data is not None:  # 붙잡은 변수의 data가 순전파 때의 배열인지 봅니다.
+            check_kept_data(self)
         return values
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
@@ -541,7 +599,7 @@ class Function:
             return data
         output = self.outputs[index]()
         if output is None:
-            output = _new_variable(data)
+            output = _wrap_output(data)
             output.creator = self
             output.generation = self.generation + 1
         return output
@@ -552,6 +610,9 @@ _GRAPH_STATE = frozenset(
     {
         "needs_input_grad",
         "kept",
+        "kept_inputs",
+        "kept_data",
+        "subclassed_kept",
         "edges",
         "outputs",
         "input_shapes",
@@ -564,16 +625,6 @@ _GRAPH_STATE = frozenset(
 )
 
 
-def _marked(args: tuple, kept: tuple) -> tuple:
-    """`kept`에서 붙잡은 변수의 자리를 `(순전파 때의 data,)`로 바꾼 튜플. 입력이 하나인 흔한 경우는 바로."""
-    if len(args) == 1:
-        return ((args[0].data,),)
-    marked = []
-    for x, keep in zip(args, kept, strict=True):
-        marked.append((x.data,) if keep and type(x) is Variable else keep)
-    return tuple(marked)
-
-
 def check_kept_data(func: Function) -> None:
     """역전파에 쓸 입력의 data가 순전파 뒤에 다른 배열로 바뀌었으면 멈춥니다(PyTorch의 버전 검사).
 
@@ -581,11 +632,12 @@ def check_kept_data(func: Function) -> None:
     잡지만, 같은 배열을 제자리에서 고치는 `x.data[...] = 값`, `x.data -= 값`은 잡지 못합니다(배열의
     내용을 비교하려면 순전파마다 복사해야 합니다).
     """
-    edges, kept = func.edges, func.kept
-    if edges is None or kept is None:
+    kept_data = func.kept_data
+    kept = func.kept_inputs if func.kept_inputs is not None else func.subclassed_kept
+    if kept_data is None or kept is None or func.edges is None:
         return
-    for i, (x, keep) in enumerate(zip(edges, kept, strict=True)):
-        if type(keep) is tuple and type(x) is Variable and x.data is not keep[0]:
+    for i, (x, data) in enumerate(zip(kept, kept_data, strict=True)):
+        if data is not None and _is_variable(x) and x.data is not data:
             name = f"'{x.name}'" if x.name else "이름 없는 변수"
             raise RuntimeError(
                 f"역전파에 필요한 {type(func).__name__}의 {i}번 입력({name})의 data가 순전파 뒤에 "
@@ -607,18 +659,23 @@ def _check_constant(x: object) -> None:
 
 def constant(data: object) -> Variable:
     """미분하지 않는 상수 변수를 검사 없이 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
-    const = _new_variable(np.asarray(data))
+    const = _wrap_output(np.asarray(data))
     const.requires_grad = False
     return const
 
 
+def _is_variable(x: object) -> bool:
+    """Variable이거나 그 하위 클래스(Parameter)인지."""
+    return type(x) is Variable or isinstance(x, Variable)
+
+
 def _data(x: object) -> object:
-    return x.data if type(x) is Variable else x
+    return x.data if _is_variable(x) else x
 
 
 def _as_graph_input(x: object) -> object:
     """create_graph 모드의 backward에 넘길 값: Variable은 그대로, 상수는 미분하지 않는 Variable로."""
-    if x is None or type(x) is Variable:
+    if x is None or _is_variable(x):
         return x
     return constant(x)
 
@@ -629,7 +686,7 @@ def _explain_shape_error(func: Function, args: list, error: ValueError) -> None:
     모양 문제가 아니면(예: 사용자의 forward가 낸 오류) 아무것도 하지 않아 원래 오류가 그대로
     올라갑니다.
     """
-    shapes = [np.shape(x.data if type(x) is Variable else x) for x in args]
+    shapes = [np.shape(_data(x)) for x in args]
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:
@@ -665,18 +722,6 @@ def _released(func: Function) -> RuntimeError:
     )
 
 
-def _new_variable(data: np.ndarray) -> Variable:
-    """검사 없이 Variable을 만듭니다(엔진 안에서만). 미분이 필요한 말단 변수로 시작합니다."""
-    var = Variable.__new__(Variable)
-    var.data = data
-    var.name = None
-    var.grad = None
-    var.creator = None
-    var.generation = 0
-    var.requires_grad = True
-    return var
-
-
 def _wrap_output(y: object) -> Variable:
     """forward의 결과를 Variable로 감쌉니다. 0차원 연산이 돌려준 NumPy 스칼라는 배열로 바꿉니다."""
     if type(y) is not np.ndarray:
@@ -687,7 +732,7 @@ def _wrap_output(y: object) -> Variable:
                 f"np.array(...)로 감싸서 돌려주세요."
             )
         y = y.__array__() if isinstance(y, np.generic) else np.asarray(y)
-    output = Variable.__new__(Variable)  # _new_variable과 같습니다(자주 불려 펼쳐 둡니다).
+    output = Variable.__new__(Variable)  # 검사 없이 만듭니다(엔진 안에서만). 자주 불려 펼쳐 둡니다.
     output.data = y
     output.name = None
     output.grad = None

@@ -16,9 +16,11 @@ class Dual:
     """값(value)과, 그 값이 입력에 따라 변하는 비율(tangent)을 함께 나르는 수입니다."""
 
     __slots__ = ("value", "tangent")
+    made = 0  # 지금까지 만든 Dual의 수(부록에서 두 모드의 일의 양을 셉니다)
 
     def __init__(self, value, tangent=0.0):
         self.value, self.tangent = value, tangent
+        Dual.made += 1
 
     def __add__(self, other):
         other = other if isinstance(other, Dual) else Dual(other)

@@ -17,7 +17,7 @@ from numbers import Number
 
 import numpy as np
 
-from .core import Function, Variable, constant
+from .core import Function, Variable, as_variable, constant
 
 
 class LibraryFunction(Function):
@@ -27,6 +27,7 @@ class LibraryFunction(Function):
     checks_backward = False
     supports_create_graph = True
 
+    # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
         """이항 연산의 두 미분값을 각 입력의 모양으로 되돌립니다(브로드캐스트의 역전파).
 
@@ -37,54 +38,116 @@ class LibraryFunction(Function):
             return gx0, gx1
         shape0, shape1 = shapes
         if gx0 is not None and gx0.shape != shape0:
-            gx0 = sum_to(gx0, shape0)
+            gx0 = _sum_to(gx0, shape0)
         if gx1 is not None and gx1.shape != shape1:
-            gx1 = sum_to(gx1, shape1)
+            gx1 = _sum_to(gx1, shape1)
         return gx0, gx1
+        # --8<-- [end:to_inputs]
 
 
-# --- 모양을 바꾸는 함수: 서로가 서로의 역전파입니다 ------------------------------------------
+# --- 브로드캐스트와 그 반대: 서로가 서로의 역전파입니다 ------------------------------------
+# 이항 연산이 미분값을 입력의 모양으로 되돌릴 때(`to_inputs`) 쓰므로, 다른 모양 함수(shapes.py)와
+# 떨어져 이 모듈에 있습니다.
+# --8<-- [start:sum_to_array]
 def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """ndarray x를 더해서 모양 `shape`로 줄입니다(모양이 맞는지는 부르는 쪽이 확인합니다).
+
+    앞에 늘어난 축은 모두 더하고, `shape`에서 크기가 1인 축은 keepdims로 더합니다.
+    """
     lead = x.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1)
-    out = x.sum(axis=axes, keepdims=True)
+    ones = tuple(lead + i for i, n in enumerate(shape) if n == 1 and x.shape[lead + i] != 1)
+    if not ones:  # 앞에 늘어난 축만 더하면 됩니다(예: 편향의 미분값).
+        return x.sum(axis=tuple(range(lead)))
+    out = x.sum(axis=tuple(range(lead)) + ones, keepdims=True)
     if lead:
         out = out.reshape(out.shape[lead:])
     return out
+    # --8<-- [end:sum_to_array]
 
 
-class SumTo(LibraryFunction):
-    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
+def _sum_to(x, shape: tuple[int, ...]):
+    """엔진 안에서 쓰는 `sum_to`: 모양 검사를 건너뜁니다(모양은 순전파가 이미 맞춰 두었습니다)."""
+    if x.shape == shape:
+        return x
+    if isinstance(x, Variable):
+        return SumTo(shape)(x)
+    return _sum_to_array(x, shape)
+
+
+def as_shape(shape: object, what: str = "모양") -> tuple[int, ...]:
+    """모양으로 받은 값(정수, 정수의 튜플이나 리스트)을 정수 튜플로 바꿉니다. 아니면 TypeError."""
+    if isinstance(shape, int | np.integer) and not isinstance(shape, bool | np.bool_):
+        return (int(shape),)
+    if isinstance(shape, tuple | list) and all(
+        isinstance(n, int | np.integer) and not isinstance(n, bool | np.bool_) for n in shape
+    ):
+        return tuple(int(n) for n in shape)
+    raise TypeError(
+        f"{what}은(는) 정수 또는 정수의 튜플이어야 합니다. 받은 값: {shape!r}. (2, 3)처럼 주세요."
+    )
+
+
+def _check_sum_to(x_shape: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    try:
+        ok = len(shape) <= len(x_shape) and np.broadcast_shapes(shape, x_shape) == x_shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"모양 {x_shape}인 배열을 더해서 모양 {shape}(으)로 줄일 수 없습니다. sum_to의 모양은 "
+            f"브로드캐스트하면 {x_shape}이(가) 되는 모양(축이 같거나 적고, 각 축은 같은 크기나 1)으로 "
+            f"주세요."
+        )
+
+
+def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    try:
+        return np.broadcast_to(x, shape)
+    except ValueError:
+        raise ValueError(
+            f"모양 {np.shape(x)}인 배열을 모양 {shape}(으)로 브로드캐스트할 수 없습니다. 뒤쪽 축부터 "
+            f"맞춰 보아 크기가 같거나 1인 모양으로 주세요."
+        ) from None
+
+
+class _ShapeChange(LibraryFunction):
+    """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        self.shape = shape
+        self.shape = shape if type(shape) is tuple else as_shape(shape)
 
     def keep(self, needs):
         return (False,)
 
     def forward(self, x):
         self.x_shape = x.shape
+        return self.reshape_array(x)
+
+
+# --8<-- [start:broadcast]
+class SumTo(_ShapeChange):
+    """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
+
+    def reshape_array(self, x):
+        _check_sum_to(x.shape, self.shape)
         return _sum_to_array(x, self.shape)
 
     def backward(self, gy):
         return broadcast_to(gy, self.x_shape)
 
 
-class BroadcastTo(LibraryFunction):
-    """배열을 모양 `shape`로 늘립니다(NumPy의 브로드캐스트). 역전파는 `sum_to`입니다."""
+class BroadcastTo(_ShapeChange):
+    """배열을 모양 `shape`로 늘립니다(NumPy의 브로드캐스트). 역전파는 `sum_to`입니다.
 
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        self.shape = shape
+    출력은 복사하지 않은 읽기 전용 뷰(`np.broadcast_to`)입니다.
+    """
 
-    def keep(self, needs):
-        return (False,)
-
-    def forward(self, x):
-        self.x_shape = x.shape
-        return np.broadcast_to(x, self.shape)
+    def reshape_array(self, x):
+        return _broadcast_array(x, self.shape)
 
     def backward(self, gy):
-        return sum_to(gy, self.x_shape)
+        return _sum_to(gy, self.x_shape)
+        # --8<-- [end:broadcast]
 
 
 # --- 입력이 하나인 함수 -------------------------------------------------------------
@@ -181,11 +244,38 @@ class Pow(LibraryFunction):
         (x,) = self.saved()
         if self.c == 0:  # x**0 = 1은 상수입니다. x = 0에서 0 * 0**-1 = NaN이 되지 않게 합니다.
             zeros = np.zeros(np.shape(gy), dtype=np.result_type(gy))
-            return zeros if type(x) is not Variable else constant(zeros)
+            return zeros if not isinstance(x, Variable) else constant(zeros)
         return self.c * x ** (self.c - 1) * gy
 
 
+class Clip(LibraryFunction):
+    """x를 구간 [x_min, x_max]로 자릅니다. 한쪽 경계는 None이어도 됩니다.
+
+    미분값은 구간 안(경계 포함)의 원소로만 흐르고, 잘린 원소에는 0입니다(PyTorch의 clamp와 같음).
+    """
+
+    def __init__(self, x_min: float | None, x_max: float | None) -> None:
+        self.x_min = x_min
+        self.x_max = x_max
+
+    def forward(self, x):
+        return np.clip(x, self.x_min, self.x_max)
+
+    def backward(self, gy):
+        (x,) = self.saved()
+        data = x.data if isinstance(x, Variable) else x
+        if self.x_min is None:
+            inside = data <= self.x_max
+        elif self.x_max is None:
+            inside = data >= self.x_min
+        else:
+            inside = (data >= self.x_min) & (data <= self.x_max)
+        return gy * inside  # inside는 미분하지 않는 상수(bool 배열)입니다.
+
+
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
+# --8<-- [start:add-mul]
+# --8<-- [start:add]
 class Add(LibraryFunction):
     def keep(self, needs):
         return (False, False)
@@ -196,6 +286,7 @@ class Add(LibraryFunction):
     def backward(self, gy):
         need0, need1 = self.needs_input_grad
         return self.to_inputs(gy if need0 else None, gy if need1 else None)
+        # --8<-- [end:add]
 
 
 class Sub(LibraryFunction):
@@ -225,6 +316,9 @@ class Mul(LibraryFunction):
         )
 
 
+# --8<-- [end:add-mul]
+
+
 class Div(LibraryFunction):
     def keep(self, needs):
         return needs[1], needs[0] or needs[1]  # 두 미분 모두 x1이, x1의 미분에는 x0도 필요합니다.
@@ -242,28 +336,46 @@ class Div(LibraryFunction):
 
 
 # --- 소문자 도우미 -------------------------------------------------------------------
-def sum_to(x, shape: tuple[int, ...]):
-    """x를 더해서 모양 `shape`로 줄입니다. ndarray는 ndarray로, Variable은 Variable로 돌려줍니다."""
-    if type(x) is Variable:
-        return x if x.shape == shape else SumTo(shape)(x)
-    return x if x.shape == shape else _sum_to_array(x, shape)
+def sum_to(x, shape):
+    """x를 더해서 모양 `shape`로 줄입니다: 브로드캐스트의 반대이자 `broadcast_to`의 역전파입니다.
+
+    역전파 안에서도 쓰는 도우미라 ndarray를 주면 ndarray를, Variable을 주면 그래프에 기록되는
+    Variable을 돌려줍니다. 이미 그 모양이면 x를 그대로 돌려줍니다. 줄일 수 없는 모양은 ValueError.
+    """
+    shape = as_shape(shape)
+    if not isinstance(x, Variable) and not isinstance(x, np.ndarray | np.generic):
+        x = as_variable(x)
+    x_shape = x.shape
+    if x_shape != shape:
+        _check_sum_to(x_shape, shape)
+    return _sum_to(x, shape)
 
 
-def broadcast_to(x, shape: tuple[int, ...]):
-    """x를 모양 `shape`로 늘립니다. ndarray는 ndarray로, Variable은 Variable로 돌려줍니다."""
-    if type(x) is Variable:
-        return x if x.shape == shape else BroadcastTo(shape)(x)
-    return x if x.shape == shape else np.broadcast_to(x, shape)
+def broadcast_to(x, shape):
+    """x를 모양 `shape`로 늘립니다(브로드캐스트). 역전파는 `sum_to`입니다.
+
+    `sum_to`처럼 ndarray는 ndarray(복사하지 않은 읽기 전용 뷰)로, Variable은 Variable로
+    돌려줍니다. 이미 그 모양이면 x를 그대로 돌려줍니다. 늘릴 수 없는 모양은 ValueError.
+    """
+    if type(shape) is not tuple:
+        shape = as_shape(shape)
+    if not isinstance(x, Variable) and not isinstance(x, np.ndarray | np.generic):
+        x = as_variable(x)
+    if x.shape == shape:
+        return x
+    if isinstance(x, Variable):
+        return BroadcastTo(shape)(x)
+    return _broadcast_array(x, shape)
 
 
 def _cos(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Cos`를 씁니다."""
-    return Cos()(x) if type(x) is Variable else np.cos(x)
+    return Cos()(x) if isinstance(x, Variable) else np.cos(x)
 
 
 def _sin(x):
     """backward용: ndarray에는 NumPy를, Variable에는 그래프에 기록되는 `Sin`을 씁니다."""
-    return Sin()(x) if type(x) is Variable else np.sin(x)
+    return Sin()(x) if isinstance(x, Variable) else np.sin(x)
 
 
 def _operand(other: object, like: object) -> object:
@@ -273,14 +385,17 @@ def _operand(other: object, like: object) -> object:
     float64로 바꾸지 않고, 역전파의 `gy * c`가 스칼라끼리의 빠른 계산이 됩니다. 정수나 bool
     배열과의 계산은 `np.result_type`으로 맞춥니다.
     """
+    if type(other) is float and type(like) is Variable:  # 가장 흔한 경우: `x * 2.0`
+        dtype = like.data.dtype
+        if dtype.kind == "f":
+            return dtype.type(other)
     if type(other) is Variable or type(other) is np.ndarray:
         return other
-    data = like.data if type(like) is Variable else like
-    if type(other) is float or type(other) is int or isinstance(other, Number | np.generic):
+    data = like.data if type(like) is Variable or isinstance(like, Variable) else like
+    if isinstance(other, Number | np.generic) and data is not None and not isinstance(other, bool):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
-            return data.dtype.type(other)  # 가장 흔한 경우: 실수 배열과 파이썬 수
-        if data is not None and not isinstance(other, bool):
-            return np.result_type(data, other).type(other)
+            return data.dtype.type(other)
+        return np.result_type(data, other).type(other)
     return other  # bool, None이 든 변수와의 계산, 또는 Function이 거부할 값
 
 
@@ -319,6 +434,25 @@ def pow(x, c):  # noqa: A001 - 책과 같은 이름을 씁니다.
             f"Variable끼리의 거듭제곱은 exp(c * log(x))로 표현해 주세요."
         )
     return Pow(c)(x)
+
+
+def clip(x, x_min, x_max):
+    """x의 원소를 [x_min, x_max]로 자릅니다(np.clip). 경계는 수이고, 한쪽은 None이어도 됩니다."""
+    for name, bound in (("x_min", x_min), ("x_max", x_max)):
+        if bound is not None and (
+            not isinstance(bound, Number | np.generic) or isinstance(bound, bool)
+        ):
+            raise TypeError(
+                f"clip의 {name}은(는) 수 또는 None이어야 합니다. 받은 값: {type(bound).__name__} "
+                f"{bound!r}. 0.0처럼 수를 주세요."
+            )
+    if x_min is None and x_max is None:
+        raise ValueError("clip의 x_min과 x_max가 모두 None입니다. 적어도 한쪽 경계를 주세요.")
+    if x_min is not None and x_max is not None and x_min > x_max:
+        raise ValueError(
+            f"clip의 x_min({x_min!r})이 x_max({x_max!r})보다 큽니다. x_min <= x_max가 되게 주세요."
+        )
+    return Clip(x_min, x_max)(x)
 
 
 def add(x0, x1):

@@ -15,11 +15,10 @@
 from __future__ import annotations
 
 import sys
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .viz import mermaid_text, node_name, nodes, to_mermaid
+from .viz import live_outputs, mermaid_text, node_name, nodes, to_mermaid
 
 __all__ = ["Step", "backward_frames", "describe_function", "traced_backward"]
 
@@ -155,15 +154,9 @@ def _frame(output, title, step: Step, highlight, fade) -> str:
 
 def describe_function(func: object) -> str:
     """`Square → b`처럼 함수의 클래스 이름과 (이름이 있으면) 출력 변수의 이름."""
-    outputs = getattr(func, "outputs", None)
-    if outputs is None:
-        single = getattr(func, "output", None)
-        outputs = [] if single is None else [single]
     names = []
-    for out in outputs:
-        if isinstance(out, weakref.ReferenceType):
-            out = out()
-        name = None if out is None else node_name(out)
+    for out in live_outputs(func):
+        name = node_name(out)
         if name:
             names.append(name)
     arrow = f" → {', '.join(names)}" if names else ""

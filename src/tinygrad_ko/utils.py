@@ -1,4 +1,10 @@
-"""수치 미분과 기울기 확인(gradient check): 역전파가 맞는지 검증하는 도구입니다."""
+"""수치 미분과 기울기 확인(gradient check): 역전파가 맞는지 검증하는 도구입니다.
+
+수치 미분은 f를 호출한 쪽의 모드(역전파 활성/비활성) 그대로 계산합니다. 그래서 f가 안에서 미분을
+구하는 함수여도 됩니다. 예를 들어 1계 미분을 돌려주는 함수
+``lambda x: tg.grad(f(x), x, create_graph=True)[0]``에 ``gradient_check``를 쓰면 2계 미분을
+확인합니다. 그래프를 만드는 비용이 아까우면 ``with no_grad():`` 안에서 부르세요.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,6 @@ from numbers import Number
 
 import numpy as np
 
-from .config import no_grad
 from .core import Variable, as_array, as_variable
 
 
@@ -18,9 +23,8 @@ def numerical_diff(f: Callable, x: Variable, eps: float = 1e-4) -> np.ndarray:
     입력 원소마다 따로 움직이는 일반적인 방법은 `numerical_grad`입니다.
     """
     data = _float_data(x)
-    with no_grad():
-        y0 = f(Variable(as_array(data - eps)))
-        y1 = f(Variable(as_array(data + eps)))
+    y0 = f(Variable(as_array(data - eps)))
+    y1 = f(Variable(as_array(data + eps)))
     return (y1.data - y0.data) / (2 * eps)
 
 
@@ -32,8 +36,7 @@ def numerical_grad(f: Callable, *inputs: Variable, eps: float = 1e-4) -> list[np
     datas = [_float_data(x) for x in inputs]
 
     def total() -> float:
-        with no_grad():
-            return float(np.sum(f(*[Variable(d) for d in datas]).data))
+        return float(np.sum(f(*[Variable(d) for d in datas]).data))
 
     grads = []
     for data in datas:

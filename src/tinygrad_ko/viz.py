@@ -428,9 +428,14 @@ def _other_outputs(node: object) -> list[object]:
     """함수 노드의 출력 가운데 아직 살아 있는 변수들(약한 참조는 풀어서)."""
     if _is_graph_variable(node) or isinstance(node, _OpNode | _CodeNode):
         return []
-    outputs = getattr(node, "outputs", None)
+    return live_outputs(node)
+
+
+def live_outputs(func: object) -> list[object]:
+    """함수의 출력 변수들 가운데 살아 있는 것. 7~10단계의 `output`과 이후의 `outputs`(약한 참조)를 모두 읽습니다."""
+    outputs = getattr(func, "outputs", None)
     if outputs is None:
-        single = getattr(node, "output", None)
+        single = getattr(func, "output", None)
         outputs = [] if single is None else [single]
     alive = []
     for out in outputs:

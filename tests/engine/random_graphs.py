@@ -8,12 +8,15 @@
 
 from hypothesis import strategies as st
 
-UNARY_NAMES = ["cos", "exp", "neg", "sin", "square", "tanh"]
+UNARY_NAMES = ["cos", "exp", "log", "neg", "pow", "sin", "square", "tanh"]
 BINARY_NAMES = ["add", "div", "mul", "sub"]
 
 
 def operations(module):
-    """연산 이름 -> 그 모듈의 함수. tinygrad_ko와 torch는 이 연산들을 같은 이름으로 가집니다."""
+    """연산 이름 -> 그 모듈의 함수. tinygrad_ko와 torch는 이 연산들을 같은 이름으로 가집니다.
+
+    최종 엔진의 라이브러리 함수를 모두 씁니다(``pow``의 지수는 상수).
+    """
     return {name: getattr(module, name) for name in UNARY_NAMES + BINARY_NAMES}
 
 
@@ -25,10 +28,13 @@ programs = st.lists(steps, min_size=1, max_size=12)
 
 
 def build(program, inputs, ops):
-    """`ops`는 이름 -> 함수. 값이 너무 커지지 않도록 exp, mul, div는 tanh로 눌러 씁니다."""
+    """`ops`는 이름 -> 함수. 값이 너무 커지지 않도록 exp, mul, div는 tanh로 눌러 쓰고, log와 pow는
+    양수에만 씁니다."""
     tanh = ops["tanh"]
     safe = {
         "exp": lambda v: ops["exp"](tanh(v)),
+        "log": lambda v: ops["log"](ops["mul"](v, v) + 1.0),  # log(v² + 1)
+        "pow": lambda v: ops["pow"](ops["exp"](tanh(v)), 2.5),
         "square": lambda v: ops["square"](tanh(v)),
         "mul": lambda a, b: ops["mul"](tanh(a), tanh(b)),
         "div": lambda a, b: ops["div"](a, ops["exp"](tanh(b))),  # 분모는 늘 양수

