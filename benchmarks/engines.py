@@ -90,7 +90,14 @@ ENGINES: dict[str, EngineInfo] = {
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
         ),
         EngineInfo("dezero", "DeZero(PyPI의 dezero 0.0.13)", "dezero", (MLP, DIGITS), True, True),
-        EngineInfo("torch", "PyTorch CPU, 스레드 1개", "torch", SCALAR_WORKLOADS + TENSOR_WORKLOADS, True, True),
+        EngineInfo(
+            "torch",
+            "PyTorch CPU, 스레드 1개",
+            "torch",
+            SCALAR_WORKLOADS + TENSOR_WORKLOADS,
+            True,
+            True,
+        ),
     )
 }
 

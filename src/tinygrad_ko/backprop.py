@@ -304,7 +304,11 @@ def _fill_missing_grads(func: Function, gys: list, create_graph: bool) -> None:
 
 
 def _keep_output_grads(
-    func: Function, gys: list, create_graph: bool, retained: dict[int, weakref.ref], touched: dict[int, tuple]
+    func: Function,
+    gys: list,
+    create_graph: bool,
+    retained: dict[int, weakref.ref],
+    touched: dict[int, tuple],
 ) -> None:
     """retain_grad=True: 살아 있는 출력 변수의 grad에 그 미분값을 더합니다(말단 변수처럼, PyTorch와 같음).
 

@@ -174,7 +174,8 @@ def test_bool_mask_and_variable_index():
     tg.sum(x[mask] ** 2).backward()
     np.testing.assert_array_equal(x.grad, np.where(mask, 2 * a, 0.0))
     x.cleargrad()
-    x[Variable(np.array([1, 1]), requires_grad=False)].backward()  # 인덱스로 준 Variable은 그 데이터로 씁니다.
+    index = Variable(np.array([1, 1]), requires_grad=False)  # 정수 Variable은 미분하지 않는 상수로
+    x[index].backward()  # 인덱스로 준 Variable은 그 데이터로 씁니다.
     np.testing.assert_array_equal(x.grad, [[0.0, 0.0, 0.0], [2.0, 2.0, 2.0]])
 
 
