@@ -5,20 +5,14 @@ import json
 import numpy as np
 import pytest
 
-# 텐서판은 4고지의 텐서 함수(issue 12)와 프레임워크(issue 13: Layer, Parameter, Adam, save_weights)
-# 위에 있습니다. 그 둘이 이 브랜치에 병합되기 전에는 이 파일 전체를 건너뜁니다.
-pytest.importorskip(
-    "tinygrad_ko.layers", reason="텐서 함수와 프레임워크(issue 12, 13)가 아직 병합되지 않았습니다"
-)
-
-from tinygrad_ko.gpt.cli import main  # noqa: E402
-from tinygrad_ko.gpt.config import GPTConfig, init_weights  # noqa: E402
-from tinygrad_ko.gpt.data import load_names  # noqa: E402
-from tinygrad_ko.gpt.hangul import is_hangul_name  # noqa: E402
-from tinygrad_ko.gpt.sampling import sample_names  # noqa: E402
-from tinygrad_ko.gpt.tensor_model import TensorEngine, TensorGPT  # noqa: E402
-from tinygrad_ko.gpt.training import ValueEngine, train  # noqa: E402
-from tinygrad_ko.gpt.value_model import ValueGPT  # noqa: E402
+from tinygrad_ko.gpt.cli import main
+from tinygrad_ko.gpt.config import GPTConfig, init_weights
+from tinygrad_ko.gpt.data import load_names
+from tinygrad_ko.gpt.hangul import is_hangul_name
+from tinygrad_ko.gpt.sampling import sample_names
+from tinygrad_ko.gpt.tensor_model import TensorEngine, TensorGPT
+from tinygrad_ko.gpt.training import ValueEngine, train
+from tinygrad_ko.gpt.value_model import ValueGPT
 
 TINY = GPTConfig(vocab_size=6, n_embd=4, n_head=2, block_size=5, mlp_ratio=2)
 
