@@ -124,3 +124,26 @@ def test_bad_inputs():
         ValueGPT(TINY, weights)
     with pytest.raises(ValueError, match="온도"):
         sample_names(lambda ids: np.zeros(6), korean_tokenizer(), 4, temperature=0)
+
+
+
+def test_reader_reuses_the_cache_and_gives_the_same_scores_as_logits():
+    config = GPTConfig(6, n_embd=4, n_head=2, block_size=4, mlp_ratio=1)
+    model = ValueGPT(config, init_weights(config, 5))
+    read = model.reader()
+    positions = []  # reader가 읽은 토큰의 위치
+    original = model.forward_token
+
+    def counting(token, pos, cache):
+        positions.append(pos)
+        return original(token, pos, cache)
+
+    # 이름 하나를 이어 읽고, 새 이름([BOS])으로 돌아가고, 문맥(4)보다 긴 ids를 받습니다.
+    sequence = ([0], [0, 3], [0, 3, 2], [0, 3, 2, 5], [0], [0, 1], [0, 3, 2, 5, 4])
+    for ids in sequence:
+        model.forward_token = counting
+        scores = read(ids)
+        model.forward_token = original
+        np.testing.assert_allclose(scores, model.logits(ids), rtol=0, atol=1e-12)
+    # 이어 읽을 때는 새 토큰 하나만, 새 이름과 문맥보다 긴 ids는 처음부터 읽습니다.
+    assert positions == [0, 1, 2, 3, 0, 1, 0, 1, 2, 3]

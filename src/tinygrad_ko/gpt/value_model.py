@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -173,6 +173,33 @@ class ValueGPT:
         for p, token in enumerate(ids):
             out = self.forward_token(token, p, cache)
         return np.array([z.data for z in out])
+
+    def reader(self) -> Callable[[Sequence[int]], np.ndarray]:
+        """이름을 뽑을 때 쓰는 `logits`: KV 캐시를 호출 사이에 이어 씁니다.
+
+        앞 호출의 ids에 토큰 하나를 덧붙인 ids를 받으면 새 토큰 하나만 읽습니다(원래 microGPT처럼 토큰마다
+        한 번). 그 밖의 ids(새 이름의 [BOS], 문맥보다 긴 ids)는 처음부터 읽으므로 답은 `logits`와 같습니다.
+        캐시는 만들 때의 가중치로 계산한 것이라, 학습으로 가중치가 바뀐 뒤에는 새 reader를 만드세요.
+        """
+        block_size = self.config.block_size
+        read: list[int] = []
+        cache = self._new_cache()
+        out: list[Value] = []
+
+        def logits(ids: Sequence[int]) -> np.ndarray:
+            nonlocal cache, out
+            self._check_ids(ids)
+            ids = list(ids)[-block_size:]
+            if not (read and ids[:-1] == read):  # 이어 읽을 수 없으면 처음부터
+                read.clear()
+                cache = self._new_cache()
+                self.attention = []
+            for token in ids[len(read) :]:
+                out = self.forward_token(token, len(read), cache)
+                read.append(token)
+            return np.array([z.data for z in out])
+
+        return logits
 
 
 # --8<-- [start:adam]
