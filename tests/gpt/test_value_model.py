@@ -126,7 +126,6 @@ def test_bad_inputs():
         sample_names(lambda ids: np.zeros(6), korean_tokenizer(), 4, temperature=0)
 
 
-
 def test_reader_reuses_the_cache_and_gives_the_same_scores_as_logits():
     config = GPTConfig(6, n_embd=4, n_head=2, block_size=4, mlp_ratio=1)
     model = ValueGPT(config, init_weights(config, 5))
