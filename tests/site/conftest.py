@@ -8,31 +8,75 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+import reader_env
 from sitetools import CHROMIUM_ARGS, ROOT, STATS, BuiltSite, find_chromium, tool_env
+
+# 미리 시작한 빌드(`pytest_collection_finish`): 폴더, 프로세스, 로그 파일, 시작과 끝 시각.
+_BUILD: dict = {}
+
+
+def _start_build(out: Path) -> None:
+    log = out.parent / (out.name + ".log")
+    handle = log.open("w", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        env=tool_env(),
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    _BUILD.update(out=out, process=process, log=log, start=time.perf_counter())
+
+    def wait() -> None:
+        process.wait()
+        handle.close()
+        _BUILD["end"] = time.perf_counter()
+
+    _BUILD["waiter"] = threading.Thread(target=wait, daemon=True)
+    _BUILD["waiter"].start()
+
+
+def pytest_collection_finish(session):
+    """고른 테스트 가운데 사이트가 필요한 것이 있으면 빌드를 지금 백그라운드에서 시작합니다.
+
+    빌드(약 50초, 노트북 실행 포함)는 다른 코어에서 도는 동안 엔진과 페이지의 테스트가 앞서 돌므로,
+    사이트 테스트에 닿을 때쯤에는 대개 끝나 있습니다.
+    """
+    if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
+        out = session.config._tmp_path_factory.mktemp("site")
+        _start_build(out)
+
+
+def pytest_sessionfinish(session):
+    process = _BUILD.get("process")
+    if process is not None and process.poll() is None:  # 사이트 테스트 전에 멈춘 실행(-x 등)
+        process.kill()
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> BuiltSite:
-    """`mkdocs build --strict`로 임시 폴더에 사이트를 한 번 만듭니다(노트북도 이때 실행됩니다)."""
-    out = tmp_path_factory.mktemp("site")
-    start = time.perf_counter()
-    completed = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        env=tool_env(),
-        capture_output=True,
-        text=True,
-    )
-    seconds = time.perf_counter() - start
-    log = completed.stdout + completed.stderr
-    if completed.returncode != 0:
+    """`mkdocs build --strict`로 임시 폴더에 만든 사이트(노트북도 이때 실행됩니다). 미리 시작한
+    빌드가 있으면 그것이 끝나기를 기다립니다."""
+    if not _BUILD:
+        _start_build(tmp_path_factory.mktemp("site"))
+    _BUILD["waiter"].join()
+    out = _BUILD["out"]
+    seconds = _BUILD["end"] - _BUILD["start"]
+    log = _BUILD["log"].read_text(encoding="utf-8")
+    if _BUILD["process"].returncode != 0:
         pytest.fail(f"mkdocs build --strict 가 실패했습니다:\n{log}", pytrace=False)
     pages = sorted(
         p.relative_to(out).as_posix()
@@ -106,3 +150,67 @@ def pytest_terminal_summary(terminalreporter):
         )
     if "browser_pages" in STATS:
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")
+
+
+@pytest.fixture(scope="session")
+def reader(built_site, tmp_path_factory):
+    """tinygrad_ko가 없는 독자 환경에, 첫 장 노트북의 설치 셀로 사이트의 휠을 설치합니다."""
+    from notebook_checks import chapter_pages, stdout_of  # sitetools가 scripts/를 경로에 넣은 뒤에
+
+    env = reader_env.create(tmp_path_factory.mktemp("reader"))
+    missing = subprocess.run([str(env.python), "-c", "import tinygrad_ko"], env=env.env)
+    assert missing.returncode != 0, "독자 환경에서 저장소의 tinygrad_ko가 보입니다"
+    [wheel] = (built_site.path / "downloads").glob("tinygrad_ko-*-py3-none-any.whl")
+    version = wheel.name.split("-")[1]
+    first = built_site.path / chapter_pages()[0].replace(".md", ".ipynb")
+    notebook = json.loads(first.read_text(encoding="utf-8"))
+    setup = [c for c in notebook["cells"] if c["cell_type"] == "code"][0]
+    executed = reader_env.execute({**notebook, "cells": [setup]}, env, cwd=first.parent)
+    assert stdout_of(executed.cells[0]) == (
+        f"Successfully installed tinygrad-ko-{version}\ntinygrad_ko {version}\n"
+    )
+    return env
+
+
+# 노트북 두 개를 나란히(커널 두 개) 실행합니다. 이 2코어 기계에서 17개가 차례로는 37초, 둘씩은
+# 23초였습니다(커널이 계산하는 동안 pytest 프로세스는 기다리기만 합니다). 셋 이상은 코어가 모자랍니다.
+PARALLEL = 2
+
+
+@dataclass
+class Run:
+    executed: object | None
+    seconds: float
+    error: Exception | None
+
+
+@pytest.fixture(scope="session")
+def executed_notebooks(request, built_site, reader, tmp_path_factory):
+    """고른 장 노트북들을 새 커널에서 실행하기 시작하고 (페이지 -> Future)를 돌려줍니다.
+
+    노트북마다 커널 하나, 노트북 파일 하나만 든 빈 임시 폴더에서 돌립니다: 사이트나 저장소의 파일에
+    기대지 않아야 합니다. 브라우저 테스트가 이 준비물을 먼저 불러, 페이지를 여는 동안 노트북도 돕니다.
+    """
+    from notebook_checks import chosen_notebook_pages
+
+    started = time.perf_counter()
+
+    def run(page: str) -> Run:
+        source = built_site.path / page.replace(".md", ".ipynb")
+        folder = tmp_path_factory.mktemp("notebook")
+        shutil.copy(source, folder / source.name)
+        notebook = json.loads((folder / source.name).read_text(encoding="utf-8"))
+        start = time.perf_counter()
+        try:
+            executed = reader_env.execute(notebook, reader, cwd=folder)
+        except Exception as error:  # 실패는 그 노트북의 테스트에서 알립니다
+            return Run(None, time.perf_counter() - start, error)
+        finally:
+            STATS["notebook_seconds"] = time.perf_counter() - started
+        return Run(executed, time.perf_counter() - start, None)
+
+    pool = ThreadPoolExecutor(max_workers=PARALLEL)
+    futures = {page: pool.submit(run, page) for page in chosen_notebook_pages(request.session)}
+    STATS["notebooks_run"] = len(futures)
+    yield futures
+    pool.shutdown(wait=True, cancel_futures=True)

@@ -40,6 +40,17 @@ def _is_project_entry(name: str) -> bool:
     )
 
 
+def _is_pytorch_entry(name: str) -> bool:
+    """PyTorch의 폴더와 메타데이터. 독자 환경에는 옮기지 않습니다.
+
+    장 노트북의 PyTorch 셀은 페이지의 같은 블록과 같은 코드이고, 페이지 테스트가 PyTorch가 있을 때 그
+    출력을 확인합니다. 노트북마다 새 커널이 PyTorch를 다시 가져오면 노트북 실행 시간이 두 배가 되므로,
+    독자 환경은 PyTorch가 없는 독자의 것으로 둡니다(그 셀은 설치 안내를 출력하고 건너뜁니다).
+    """
+    lowered = name.lower()
+    return lowered in {"torch", "functorch", "torchgen"} or lowered.startswith("torch-")
+
+
 def create(root: Path) -> ReaderEnv:
     """`root` 아래에 tinygrad_ko 없는 환경과 그 커널 스펙을 만듭니다."""
     venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(root / "venv")
@@ -58,7 +69,8 @@ def create(root: Path) -> ReaderEnv:
     for folder in folders:
         for entry in sorted(Path(folder).iterdir()):
             target = mirror / entry.name
-            if not _is_project_entry(entry.name) and not target.exists():
+            skip = _is_project_entry(entry.name) or _is_pytorch_entry(entry.name)
+            if not skip and not target.exists():
                 target.symlink_to(entry)
     (purelib / "project-packages.pth").write_text(str(mirror) + "\n", encoding="utf-8")
 
