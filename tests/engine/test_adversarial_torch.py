@@ -7,20 +7,15 @@
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
+from oracle import import_torch
 
 import tinygrad_ko as tg
 from tinygrad_ko.value import Value
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch  # 비교를 하겠다고 했는데 torch가 없으면 실패해야 합니다(CI가 이렇게 돕니다).
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 
 
 def test_item1_relu_of_nan_matches_pytorch():

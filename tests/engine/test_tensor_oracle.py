@@ -8,24 +8,18 @@
 `TINYGRAD_KO_ORACLE=1 python3 dev.py test`로 실행하면 torch가 설치되고 이 테스트가 돕니다.
 """
 
-import os
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle import import_torch
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
 
 from .tensor_cases import CASES, TG, seeds, torch_ops
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch  # 비교를 하겠다고 했는데 torch가 없으면 실패해야 합니다.
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 
 T = torch_ops(torch)
 pytestmark = pytest.mark.slow  # 함수마다 수십 개의 무작위 사례를 돌립니다.

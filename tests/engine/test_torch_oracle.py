@@ -4,24 +4,17 @@ PyTorch는 무거운 선택 의존성입니다. `TINYGRAD_KO_ORACLE=1 python3 de
 가상 환경에 `torch==2.13.0`(CPU)이 설치되고 이 테스트가 돕니다. CI는 늘 그렇게 실행합니다.
 """
 
-import os
-
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle import import_torch
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
 
 from .random_graphs import build, operations, programs
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch  # 비교를 하겠다고 했는데 torch가 없으면 실패해야 합니다(CI가 이렇게 돕니다).
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 
 TG_OPS = operations(tg)
 TORCH_OPS = operations(torch)

@@ -8,24 +8,17 @@
 PyTorch가 있어야 돌며, `TINYGRAD_KO_ORACLE=1 python3 dev.py test`가 설치합니다(test_torch_oracle.py와 같음).
 """
 
-import os
-
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle import import_torch
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
 
 from .random_graphs import build, operations, programs
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch  # 비교를 하겠다고 했는데 torch가 없으면 실패해야 합니다(CI가 이렇게 돕니다).
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 
 TG_OPS = operations(tg)
 TORCH_OPS = operations(torch)

@@ -3,20 +3,14 @@
 PyTorch는 선택 의존성입니다(`TINYGRAD_KO_ORACLE=1 python3 dev.py test`가 설치합니다).
 """
 
-import os
-
 import numpy as np
 import pytest
+from oracle import import_torch
 
 from tinygrad_ko import Parameter
 from tinygrad_ko.optimizers import SGD, AdaGrad, Adam, MomentumSGD
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 
 STEPS = 25
 

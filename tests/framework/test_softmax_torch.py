@@ -3,10 +3,9 @@
 PyTorch는 선택 의존성입니다(`TINYGRAD_KO_ORACLE=1 python3 dev.py test`가 설치합니다).
 """
 
-import os
-
 import numpy as np
 import pytest
+from oracle import import_torch
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
@@ -15,12 +14,7 @@ from tinygrad_ko.models import MLP
 from tinygrad_ko.optimizers import Adam
 from tinygrad_ko.softmax import log_softmax, softmax, softmax_cross_entropy
 
-if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
-    import torch
-else:
-    torch = pytest.importorskip(
-        "torch", reason="PyTorch가 없습니다: TINYGRAD_KO_ORACLE=1 python3 dev.py test 로 설치됩니다"
-    )
+torch = import_torch(__name__)
 F = torch.nn.functional
 
 SCALES = [1.0, 30.0, 1000.0]  # 1000이면 순진한 exp는 넘칩니다.
