@@ -166,13 +166,7 @@ class ValueGPT:
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids를 차례로 읽은 뒤 다음 토큰의 점수(ids가 문맥보다 길면 마지막 block_size개만)."""
-        self._check_ids(ids)
-        ids = list(ids)[-self.config.block_size :]
-        cache = self._new_cache()
-        self.attention = []
-        for p, token in enumerate(ids):
-            out = self.forward_token(token, p, cache)
-        return np.array([z.data for z in out])
+        return self.reader()(ids)  # 새 reader는 늘 처음부터 읽습니다
 
     def reader(self) -> Callable[[Sequence[int]], np.ndarray]:
         """이름을 뽑을 때 쓰는 `logits`: KV 캐시를 호출 사이에 이어 씁니다.
@@ -182,8 +176,8 @@ class ValueGPT:
         캐시는 만들 때의 가중치로 계산한 것이라, 학습으로 가중치가 바뀐 뒤에는 새 reader를 만드세요.
         """
         block_size = self.config.block_size
-        read: list[int] = []
-        cache = self._new_cache()
+        read: list[int] = []  # 캐시에 든 토큰들. 비어 있으면 첫 호출이 캐시를 만듭니다.
+        cache: list[tuple[list, list]] = []
         out: list[Value] = []
 
         def logits(ids: Sequence[int]) -> np.ndarray:
