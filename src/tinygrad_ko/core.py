@@ -576,15 +576,13 @@ class Function:
         kept = self.kept_inputs
         if kept is None:
             return self._saved_subclassed()  # 하위 클래스 입력이 있는 함수, 또는 해제된 그래프
+        if self.kept_data is not None:  # 붙잡은 변수의 data가 순전파 때의 배열인지 봅니다.
+            check_kept_data(self)
         if backprop_enabled():
-            if self.kept_data is not None:
-                check_kept_data(self)
             return [_as_graph_input(x) for x in kept]
         values = []
         for x in kept:  # 입력이 한두 개라 컴프리헨션보다 반복문이 빠릅니다(파이썬 3.11).
             values.append(x.data if type(x) is Variable else x)
-        if self.kept_data is not None:  # 붙잡은 변수의 data가 순전파 때의 배열인지 봅니다.
-            check_kept_data(self)
         return values
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
