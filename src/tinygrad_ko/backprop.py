@@ -353,11 +353,14 @@ def _accumulate_leaf(
             gx = _as_dtype_of(x, gx)
         x.grad = gx
     else:
-        x.grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
+        grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
         # 앞선 create_graph=True가 남긴 Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼
         # 값이 누적됩니다). 그 밖에는 0차원 연산이 돌려준 NumPy 스칼라를 배열로, dtype은 변수에 맞춥니다.
-        if not create_graph and not _is_variable(x.grad):
-            x.grad = _as_dtype_of(x, np.asarray(x.grad))
+        if not create_graph and not _is_variable(grad):
+            if type(grad) is not np.ndarray:
+                grad = np.asarray(grad)
+            grad = _as_dtype_of(x, grad)
+        x.grad = grad
 
 
 def _as_dtype_of(x: Variable, gx: object) -> object:
