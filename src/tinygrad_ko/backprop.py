@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import heapq
+import sys
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -162,7 +163,16 @@ def propagate(
                 _check_user_function(func, create_graph)
             elif create_graph and not func.supports_create_graph:
                 raise _not_graph_ready(func)
-            gxs = func.backward(*gys)
+            # 출력 미분값을 이 칸만 가지고 있으면 라이브러리 함수는 새 배열 대신 그 자리에 씁니다.
+            owns_gy = not checks and type(gys[0]) is np.ndarray and _owned(gys[0])
+            if owns_gy:
+                func.reusable_gy = gys[0]
+                try:
+                    gxs = func.backward(*gys)
+                finally:
+                    func.reusable_gy = None
+            else:
+                gxs = func.backward(*gys)
             if type(gxs) is not tuple:
                 gxs = (gxs,)
             if checks:  # 값을 하나라도 바꾸기 전에 개수, 종류, 모양을 모두 검사합니다.
@@ -181,7 +191,9 @@ def propagate(
                         if captured is None:
                             if id(edge) not in touched:
                                 touched[id(edge)] = (edge, edge.grad)
-                            _accumulate_leaf(edge, gx, gys, gxs, i, create_graph)
+                            # 덮어써도 되던 gy는 이 함수만 가졌으므로 말단 변수에 그대로 주어도 됩니다.
+                            outer = () if owns_gy else gys
+                            _accumulate_leaf(edge, gx, outer, gxs, i, create_graph)
                         elif id(edge) in captured:
                             _add_result(results, captured[id(edge)], _as_dtype_of(edge, gx))
                         continue
@@ -195,10 +207,15 @@ def propagate(
                         slots[index] = gx
                     order += 1
                     heapq.heappush(heap, (-creator.generation, order, creator))
+                elif slots[index] is None:
+                    slots[index] = gx
+                elif _owned(slots[index]) and _adds_in_place(slots[index], gx):
+                    slots[index] += gx  # 이 칸만 가진 배열이므로 제자리에서 더합니다.
                 else:
-                    previous = slots[index]
-                    slots[index] = gx if previous is None else previous + gx
+                    slots[index] = slots[index] + gx
             done.append(func)
+            # 다음 함수가 칸의 배열을 칸 혼자 가진 것으로 볼 수 있게(_owned) 이번 미분값의 참조를 놓습니다.
+            gys = gxs = gx = None
     except BaseException:  # 전부 아니면 전무: 바꾼 grad를 되돌리고, 그래프는 그대로 둡니다.
         for x, grad in touched.values():
             x.grad = grad
@@ -352,8 +369,12 @@ def _accumulate_leaf(
                 gx = gx.copy()  # 뷰(reshape, broadcast_to의 결과)나 다른 곳과 나눠 쓰는 배열
             gx = _as_dtype_of(x, gx)
         x.grad = gx
+    elif _owned(x.grad) and _adds_in_place(x.grad, gx):
+        x.grad += (
+            gx  # 이 변수만 가진 배열(이번 역전파가 더해서 만든 배열)이므로 제자리에서 더합니다.
+        )
     else:
-        grad = x.grad + gx  # 제자리 덧셈을 하지 않습니다: 공유된 배열을 지킵니다.
+        grad = x.grad + gx  # 사용자나 다른 곳이 가진 배열이면 새 배열에 더합니다.
         # 앞선 create_graph=True가 남긴 Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼
         # 값이 누적됩니다). 그 밖에는 0차원 연산이 돌려준 NumPy 스칼라를 배열로, dtype은 변수에 맞춥니다.
         if not create_graph and not _is_variable(grad):
@@ -383,6 +404,45 @@ def _is_shared(gx: object, gys: list, gxs: tuple, i: int) -> bool:
         if gx is gxs[j]:
             return True
     return False
+
+
+# 이보다 작은 배열은 덮어써도 얻는 것이 없습니다(할당이 싸고, 확인하는 시간이 더 듭니다).
+_REUSE_MIN_SIZE = 1024
+
+
+# --8<-- [start:owned]
+def _owned(gy: object) -> bool:
+    """gy가 칸(리스트의 한 자리나 변수의 grad) 하나만 가진, 덮어써도 되는 큰 배열인지.
+
+    NumPy가 `a * b + c`의 임시 배열을 제자리에서 계산할 때와 같은 생각입니다. 참조 수가 그 칸 하나뿐이면
+    사용자도, 다른 변수의 grad도, 붙잡은 입력도, 다른 배열의 뷰도 이 배열을 보지 않습니다. 뷰인 배열은
+    바탕 배열을 누가 보는지 알 수 없으니 쓰지 않습니다.
+    """
+    return (
+        type(gy) is np.ndarray
+        and gy.size >= _REUSE_MIN_SIZE
+        and gy.base is None
+        and sys.getrefcount(gy) == _OWNED_REFS
+    )
+    # --8<-- [end:owned]
+
+
+def _refs_seen_inside(gy: object) -> int:
+    """`_owned`와 같은 모양의 호출 안에서 본 참조 수. 파이썬 버전마다 다를 수 있어 직접 잽니다."""
+    return sys.getrefcount(gy)
+
+
+def _measure_owned_refs() -> int:
+    slot = [np.empty(0)]  # 칸 하나만 가진 배열
+    return _refs_seen_inside(slot[0])
+
+
+_OWNED_REFS = _measure_owned_refs()
+
+
+def _adds_in_place(total: np.ndarray, gx: object) -> bool:
+    """칸에 모은 배열 total에 gx를 제자리에서 더해도 결과가 같은지(모양과 dtype이 그대로인지)."""
+    return type(gx) is np.ndarray and gx.dtype == total.dtype and gx.shape == total.shape
 
 
 def _released(func: Function) -> RuntimeError:

@@ -27,6 +27,20 @@ class LibraryFunction(Function):
     checks_backward = False
     supports_create_graph = True
 
+    # --8<-- [start:times]
+    def times(self, gy, factor):
+        """`gy * factor`. 역전파가 gy를 이 함수에게만 맡겼고(`reusable_gy`) 결과가 gy와 같은 모양과
+        dtype이면, 새 배열을 만들지 않고 gy에 덮어씁니다. 큰 배열에서 할당과 메모리 왕복이 줄어듭니다."""
+        if (
+            gy is self.reusable_gy
+            and np.result_type(gy, factor) == gy.dtype
+            and np.broadcast_shapes(gy.shape, np.shape(factor)) == gy.shape
+        ):
+            gy *= factor
+            return gy
+        return gy * factor
+        # --8<-- [end:times]
+
     # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
         """이항 연산의 두 미분값을 각 입력의 모양으로 되돌립니다(브로드캐스트의 역전파).
@@ -157,7 +171,9 @@ class Square(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        return 2 * x * gy
+        gx = self.times(gy, x)
+        gx *= 2  # gx는 새 배열이거나 gy 자리이므로 제자리에서 곱해도 됩니다.
+        return gx
 
 
 class Exp(LibraryFunction):
@@ -170,7 +186,7 @@ class Exp(LibraryFunction):
         return np.exp(x)
 
     def backward(self, gy):
-        return gy * self.saved_output()
+        return self.times(gy, self.saved_output())
 
 
 class Neg(LibraryFunction):
@@ -181,7 +197,7 @@ class Neg(LibraryFunction):
         return -x
 
     def backward(self, gy):
-        return -gy
+        return self.times(gy, -1.0)
 
 
 class Sin(LibraryFunction):
@@ -190,7 +206,7 @@ class Sin(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        return gy * _cos(x)
+        return self.times(gy, _cos(x))
 
 
 class Cos(LibraryFunction):
@@ -199,7 +215,7 @@ class Cos(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        return gy * -_sin(x)
+        return self.times(gy, -_sin(x))
 
 
 class Tanh(LibraryFunction):
@@ -213,7 +229,7 @@ class Tanh(LibraryFunction):
 
     def backward(self, gy):
         y = self.saved_output()
-        return gy * (1 - y * y)
+        return self.times(gy, 1 - y * y)
 
 
 class Log(LibraryFunction):
@@ -310,10 +326,10 @@ class Mul(LibraryFunction):
 
     def backward(self, gy):
         x0, x1 = self.saved()
-        return self.to_inputs(
-            None if x1 is None else gy * x1,
-            None if x0 is None else gy * x0,
-        )
+        gx1 = None if x0 is None else gy * x0
+        # x0의 미분은 gy를 마지막으로 읽는 곳이라 gy 자리에 덮어써도 됩니다(times).
+        gx0 = None if x1 is None else self.times(gy, x1)
+        return self.to_inputs(gx0, gx1)
 
 
 # --8<-- [end:add-mul]
