@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -56,8 +57,13 @@ def pytest_collection_finish(session):
     사이트 테스트에 닿을 때쯤에는 대개 끝나 있습니다.
     """
     if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
-        out = session.config._tmp_path_factory.mktemp("site")
-        _start_build(out)
+        factory = session.config._tmp_path_factory
+        _start_build(factory.mktemp("site"))
+        from notebook_checks import chosen_notebook_pages  # sitetools가 scripts/를 경로에 넣은 뒤에
+
+        pages = chosen_notebook_pages(session)
+        if pages:
+            _start_notebooks(pages, factory.mktemp("reader"), factory.mktemp("notebooks"))
 
 
 def pytest_sessionfinish(session):
@@ -90,10 +96,14 @@ def built_site(tmp_path_factory) -> BuiltSite:
 
 def pytest_collection_modifyitems(items):
     """사이트를 빌드해야 하는 테스트(built_site 를 직접이든 다른 준비물을 거쳐서든 쓰는 것)는 모두
-    느린 테스트입니다. `-m "not slow"`로 빼면 빌드(약 40초)를 기다리지 않습니다."""
+    느린 테스트입니다. `-m "not slow"`로 빼면 빌드(약 40초)를 기다리지 않습니다.
+
+    그 테스트들은 맨 뒤로 보냅니다. 그동안 다른 코어에서 빌드와 장 노트북 실행이 끝나 있도록.
+    """
     for item in items:
         if "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))  # 안정 정렬
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -152,17 +162,16 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")
 
 
-@pytest.fixture(scope="session")
-def reader(built_site, tmp_path_factory):
+def _make_reader(site: Path, root: Path) -> reader_env.ReaderEnv:
     """tinygrad_ko가 없는 독자 환경에, 첫 장 노트북의 설치 셀로 사이트의 휠을 설치합니다."""
-    from notebook_checks import chapter_pages, stdout_of  # sitetools가 scripts/를 경로에 넣은 뒤에
+    from notebook_checks import chapter_pages, stdout_of
 
-    env = reader_env.create(tmp_path_factory.mktemp("reader"))
+    env = reader_env.create(root)
     missing = subprocess.run([str(env.python), "-c", "import tinygrad_ko"], env=env.env)
     assert missing.returncode != 0, "독자 환경에서 저장소의 tinygrad_ko가 보입니다"
-    [wheel] = (built_site.path / "downloads").glob("tinygrad_ko-*-py3-none-any.whl")
+    [wheel] = (site / "downloads").glob("tinygrad_ko-*-py3-none-any.whl")
     version = wheel.name.split("-")[1]
-    first = built_site.path / chapter_pages()[0].replace(".md", ".ipynb")
+    first = site / chapter_pages()[0].replace(".md", ".ipynb")
     notebook = json.loads(first.read_text(encoding="utf-8"))
     setup = [c for c in notebook["cells"] if c["cell_type"] == "code"][0]
     executed = reader_env.execute({**notebook, "cells": [setup]}, env, cwd=first.parent)
@@ -184,20 +193,30 @@ class Run:
     error: Exception | None
 
 
-@pytest.fixture(scope="session")
-def executed_notebooks(request, built_site, reader, tmp_path_factory):
-    """고른 장 노트북들을 새 커널에서 실행하기 시작하고 (페이지 -> Future)를 돌려줍니다.
+# 미리 시작한 장 노트북 실행(`_start_notebooks`): 독자 환경의 Future와 페이지 -> Future.
+_NOTEBOOKS: dict = {}
+
+
+def _start_notebooks(pages: list[str], reader_root: Path, notebooks_root: Path) -> None:
+    """빌드가 끝나면 독자 환경을 만들고 장 노트북들을 새 커널에서 실행하기 시작합니다(백그라운드).
 
     노트북마다 커널 하나, 노트북 파일 하나만 든 빈 임시 폴더에서 돌립니다: 사이트나 저장소의 파일에
-    기대지 않아야 합니다. 브라우저 테스트가 이 준비물을 먼저 불러, 페이지를 여는 동안 노트북도 돕니다.
+    기대지 않아야 합니다. 사이트 테스트는 맨 뒤에 돌므로(`pytest_collection_modifyitems`), 그동안
+    엔진과 페이지의 테스트가 한 코어를, 빌드와 노트북이 다른 코어를 씁니다.
     """
-    from notebook_checks import chosen_notebook_pages
-
+    pool = ThreadPoolExecutor(max_workers=PARALLEL)
     started = time.perf_counter()
 
+    def prepare() -> reader_env.ReaderEnv:
+        _BUILD["waiter"].join()
+        if _BUILD["process"].returncode != 0:
+            raise RuntimeError("mkdocs build --strict 가 실패해 장 노트북을 실행하지 않았습니다.")
+        return _make_reader(_BUILD["out"], reader_root)
+
     def run(page: str) -> Run:
-        source = built_site.path / page.replace(".md", ".ipynb")
-        folder = tmp_path_factory.mktemp("notebook")
+        reader = ready.result()  # 독자 환경을 만들지 못했으면 그 예외가 노트북마다 올라갑니다
+        source = _BUILD["out"] / page.replace(".md", ".ipynb")
+        folder = Path(tempfile.mkdtemp(dir=notebooks_root))
         shutil.copy(source, folder / source.name)
         notebook = json.loads((folder / source.name).read_text(encoding="utf-8"))
         start = time.perf_counter()
@@ -209,8 +228,23 @@ def executed_notebooks(request, built_site, reader, tmp_path_factory):
             STATS["notebook_seconds"] = time.perf_counter() - started
         return Run(executed, time.perf_counter() - start, None)
 
-    pool = ThreadPoolExecutor(max_workers=PARALLEL)
-    futures = {page: pool.submit(run, page) for page in chosen_notebook_pages(request.session)}
+    ready = ThreadPoolExecutor(max_workers=1).submit(prepare)
+    futures = {page: pool.submit(run, page) for page in pages}
     STATS["notebooks_run"] = len(futures)
-    yield futures
-    pool.shutdown(wait=True, cancel_futures=True)
+    _NOTEBOOKS.update(reader=ready, runs=futures, pool=pool)
+
+
+@pytest.fixture(scope="session")
+def reader(built_site, tmp_path_factory):
+    """tinygrad_ko가 없는 독자 환경(미리 만들기 시작했으면 그것을 기다립니다)."""
+    if "reader" in _NOTEBOOKS:
+        return _NOTEBOOKS["reader"].result()
+    return _make_reader(built_site.path, tmp_path_factory.mktemp("reader"))
+
+
+@pytest.fixture(scope="session")
+def executed_notebooks(built_site, reader):
+    """고른 장 노트북들의 (페이지 -> Future). 수집이 끝났을 때 이미 실행하기 시작했습니다."""
+    yield _NOTEBOOKS.get("runs", {})
+    if "pool" in _NOTEBOOKS:
+        _NOTEBOOKS["pool"].shutdown(wait=True, cancel_futures=True)

@@ -102,6 +102,12 @@ class PageVisit:
     external_requests: list[str] = field(default_factory=list)
     failed_responses: list[str] = field(default_factory=list)
 
+    def clear(self) -> None:
+        """같은 탭에서 다음 페이지로 넘어갈 때: 앞 페이지가 보고한 것을 지웁니다."""
+        self.console_errors.clear()
+        self.external_requests.clear()
+        self.failed_responses.clear()
+
 
 def is_local(url: str) -> bool:
     if url.startswith(("data:", "blob:", "about:", "file:")):
