@@ -23,7 +23,6 @@
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import json
@@ -33,7 +32,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-from vendor import Package, extract, npm_pack, report_differences
+from vendor import Package, command_line, extract, npm_pack, report_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "tinygrad_ko" / "data"
@@ -144,14 +143,5 @@ def check() -> int:
     return report_differences("digits", expected, actual, ok)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="받지 않고 해시만 확인합니다")
-    args = parser.parse_args()
-    if args.check:
-        sys.exit(check())
-    refresh()
-
-
 if __name__ == "__main__":
-    main()
+    command_line(__doc__, check, refresh)

@@ -22,7 +22,6 @@
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import re
@@ -36,7 +35,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor import Package, folder_hashes, npm_pack, report_differences, sha256  # noqa: E402 - 같은 폴더의 npm 받기(무결성 확인 포함)
+from vendor import Package, command_line, folder_hashes, npm_pack, report_differences, sha256  # noqa: E402 - 같은 폴더의 npm 받기(무결성 확인 포함)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "tinygrad_ko" / "gpt" / "data"
@@ -145,6 +144,8 @@ def write_lines(path: Path, names: list[str]) -> None:
 
 
 def refresh() -> None:
+    if shutil.which("npm") is None:
+        sys.exit("npm을 찾을 수 없습니다. Node.js(npm 포함)를 설치한 뒤 다시 실행해 주세요.")
     DATA.mkdir(parents=True, exist_ok=True)
     licences = DATA / "licenses"
     licences.mkdir(exist_ok=True)
@@ -224,16 +225,5 @@ def check() -> int:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="받지 않고 해시만 확인합니다")
-    args = parser.parse_args()
-    if args.check:
-        sys.exit(check())
-    if shutil.which("npm") is None:
-        sys.exit("npm을 찾을 수 없습니다. Node.js(npm 포함)를 설치한 뒤 다시 실행해 주세요.")
-    refresh()
-
-
 if __name__ == "__main__":
-    main()
+    command_line(__doc__, check, refresh)

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,14 +183,14 @@ def check() -> int:
     return report_differences("vendor", manifest_files(), actual, ok)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def command_line(doc: str, check: Callable[[], int], refresh: Callable[[], None]) -> None:
+    """받아 오는 스크립트들의 같은 명령줄: 인자가 없으면 다시 받고, `--check`이면 해시만 확인합니다."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="받지 않고 해시만 확인합니다")
-    args = parser.parse_args()
-    if args.check:
+    if parser.parse_args().check:
         sys.exit(check())
     refresh()
 
 
 if __name__ == "__main__":
-    main()
+    command_line(__doc__, check, refresh)
