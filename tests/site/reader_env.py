@@ -117,12 +117,19 @@ def execute(notebook: dict, reader: ReaderEnv, cwd: Path, timeout: int = 600) ->
     from nbclient import NotebookClient
 
     node = nbformat.from_dict(notebook)
+    km = kernel_manager(reader)
     client = NotebookClient(
         node,
-        km=kernel_manager(reader),
+        km=km,
         timeout=timeout,
         allow_errors=False,
         resources={"metadata": {"path": str(cwd)}},
     )
-    client.execute()
+    try:
+        client.execute()
+    finally:
+        # km을 넘겨 준 클라이언트는 커널을 끄지 않습니다. 끄지 않으면 노트북마다 커널이 pytest가 끝날
+        # 때까지 남습니다(43개면 메모리 수 GB).
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
     return node
