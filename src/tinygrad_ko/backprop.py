@@ -143,6 +143,7 @@ def propagate(
     # retain_grad=True: 변수에 남긴 미분값 배열들(id -> 약한 참조). 같은 배열을 두 변수에 남기지 않으려고
     # 셉니다. id만 적으면 먼저 남긴 배열이 풀린 뒤 새 배열이 같은 id를 받아 괜히 복사될 수 있습니다.
     retained: dict[int, weakref.ref] = {}
+    ndarray = np.ndarray  # 반복문에서 함수마다 읽으므로 지역 이름으로 둡니다.
 
     try:
         while heap:
@@ -164,7 +165,7 @@ def propagate(
             elif create_graph and not func.supports_create_graph:
                 raise _not_graph_ready(func)
             # 출력 미분값을 이 칸만 가지고 있으면 라이브러리 함수는 새 배열 대신 그 자리에 씁니다.
-            owns_gy = not checks and type(gys[0]) is np.ndarray and _owned(gys[0])
+            owns_gy = not checks and type(gys[0]) is ndarray and _owned(gys[0])
             if owns_gy:
                 func.reusable_gy = gys[0]
                 try:
