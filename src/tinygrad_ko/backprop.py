@@ -371,9 +371,8 @@ def _accumulate_leaf(
             gx = _as_dtype_of(x, gx)
         x.grad = gx
     elif _owned(x.grad) and _adds_in_place(x.grad, gx):
-        x.grad += (
-            gx  # 이 변수만 가진 배열(이번 역전파가 더해서 만든 배열)이므로 제자리에서 더합니다.
-        )
+        # 이 변수만 가진 배열(이번 역전파가 만든 배열)이므로 제자리에서 더합니다.
+        x.grad += gx
     else:
         grad = x.grad + gx  # 사용자나 다른 곳이 가진 배열이면 새 배열에 더합니다.
         # 앞선 create_graph=True가 남긴 Variable 미분값에 더한 결과는 Variable 그대로 둡니다(PyTorch처럼

@@ -344,7 +344,7 @@ class Function:
     # 변수가 없는 함수(예: 상수와의 곱셈)는 None입니다. 역전파가 data가 바뀌었는지 확인합니다.
     kept_data: list | None = None
     # 역전파가 이 함수의 backward를 부르는 동안에만: 이번 역전파가 만들어 아무와도 나누지 않는 출력
-    # 미분값 배열. backward는 새 배열을 만드는 대신 여기에 결과를 덮어써도 됩니다(`reuses`).
+    # 미분값 배열. backward는 새 배열을 만드는 대신 여기에 결과를 덮어써도 됩니다(`times`).
     reusable_gy: np.ndarray | None = None
     # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지. 그렇다면 다음 호출은
     # 그래프 상태를 뺀 복사본(`_fresh_node`)을 씁니다.
