@@ -33,7 +33,7 @@ def test_shipped_files_match_their_manifest():
 
 def test_korean_names():
     names, tokenizer = load_names("ko")
-    assert len(names) == 1227 and len(set(names)) == len(names)
+    assert len(names) == 5478 and len(set(names)) == len(names)
     assert all(is_hangul_name(n) for n in names)
     assert tokenizer.vocab_size == 68
     assert max(len(tokenizer.encode(n)) for n in names) <= 16 + 1  # 문맥 16에 다 들어갑니다
