@@ -178,6 +178,8 @@ class Variable:
         return new
 
     def __repr__(self) -> str:
+        if not hasattr(self, "data"):  # 생성자가 값을 넣기 전에 예외를 낸 객체(디버거가 보여 줄 때)
+            return "variable(<값을 넣기 전>)"
         if self.data is None:
             return "variable(None)"
         body = str(self.data).replace("\n", "\n" + " " * 9)

@@ -19,6 +19,16 @@ def test_repr_indents_rows():
     assert repr(Variable(np.array(2.0))) == "variable(2.0)"
 
 
+def test_repr_of_a_variable_whose_constructor_failed():
+    """생성자가 예외를 내면 디버거와 traceback의 지역 변수 표시가 반쯤 만든 self를 repr합니다."""
+    try:
+        Variable("abc")
+    except TypeError as error:
+        half_built = error.__traceback__.tb_next.tb_frame.f_locals["self"]
+    assert repr(half_built) == "variable(<값을 넣기 전>)"
+    assert repr(object.__new__(tg.Parameter)) == "parameter(<값을 넣기 전>)"
+
+
 @pytest.mark.parametrize(
     ("value", "type_name"),
     [
