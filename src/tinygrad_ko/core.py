@@ -361,10 +361,14 @@ class Function:
             self.in_graph = True
             node = self
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
+        # 0차원 배열은 NumPy 스칼라(`data[()]`)로 forward에 넘깁니다. 값과 dtype은 같고, 스칼라끼리의
+        # 계산은 0차원 배열의 ufunc보다 몇 배 빠릅니다(곱셈 약 650 ns → 60 ns). 결과는 _wrap_output이
+        # 다시 0차원 배열로 감쌉니다.
         datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
-                datas.append(x.data)
+                data = x.data
+                datas.append(data[()] if type(data) is np.ndarray and data.ndim == 0 else data)
                 needs.append(x.requires_grad)
             else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
                 if type(x) not in _FLOAT_SCALARS and (
@@ -543,6 +547,7 @@ class Function:
 
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
+        """입력의 데이터로 출력의 데이터를 계산합니다. 0차원 데이터는 NumPy 스칼라(np.float64 등)로 옵니다."""
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
 
     def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:

@@ -1,0 +1,73 @@
+"""0차원 데이터는 NumPy 스칼라로 forward에 갑니다: 값, dtype, 모양, 미분값이 배열로 계산한 것과 같습니다.
+
+엔진은 0차원 배열을 `data[()]`(np.float64 같은 NumPy 스칼라)로 바꿔 forward에 넘깁니다. 스칼라끼리의
+계산이 0차원 배열의 ufunc보다 몇 배 빠르기 때문입니다(성능은 benchmarks/가 잽니다). 여기서는 그
+바꿈이 아무것도 바꾸지 않는다는 것을 봅니다.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tinygrad_ko as tg
+from tinygrad_ko import Function, Variable
+
+from .random_graphs import build, operations, programs
+
+OPS = operations(tg)
+
+
+class Seen(Function):
+    """forward가 받은 값의 타입을 적어 두고 그 값을 그대로 돌려주는 함수."""
+
+    def forward(self, x):
+        self.seen = type(x)
+        return x
+
+    def backward(self, gy):
+        return gy
+
+
+@settings(max_examples=60, deadline=None)
+@given(program=programs, values=st.lists(st.floats(-2, 2), min_size=3, max_size=3))
+def test_zero_dim_graphs_match_the_same_graph_on_one_element_arrays(program, values):
+    """0차원 입력(스칼라 계산)과 원소 하나짜리 1차원 입력(배열 ufunc)의 값과 미분값이 비트까지 같습니다."""
+    scalars = [Variable(np.array(v)) for v in values]
+    arrays = [Variable(np.array([v])) for v in values]
+    y0, y1 = build(program, scalars, OPS), build(program, arrays, OPS)
+    y0.backward()
+    y1.backward()
+    assert type(y0.data) is np.ndarray and y0.data.shape == ()
+    assert y0.data.tobytes() == y1.data.tobytes()
+    for s, a in zip(scalars, arrays, strict=True):
+        if a.grad is None:
+            assert s.grad is None
+        else:
+            assert type(s.grad) is np.ndarray and s.grad.shape == ()
+            assert s.grad.tobytes() == a.grad.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_zero_dim_results_keep_dtype_and_stay_arrays(dtype):
+    x = Variable(np.array(1.5, dtype=dtype))
+    for y in (x * 2.0, tg.exp(x), x + x, x**2, -x, x / 3.0, tg.sum(x * x)):
+        assert type(y.data) is np.ndarray and y.data.shape == () and y.data.dtype == dtype
+    y = tg.exp(x * x)
+    y.backward()
+    assert type(x.grad) is np.ndarray and x.grad.shape == () and x.grad.dtype == dtype
+
+
+def test_forward_receives_a_numpy_scalar_for_zero_dim_data_and_an_array_otherwise():
+    f, g = Seen(), Seen()
+    f(Variable(np.array(2.0)))
+    g(Variable(np.array([2.0])))
+    assert (f.seen, g.seen) == (np.float64, np.ndarray)
+
+
+def test_an_output_that_is_its_zero_dim_input_is_a_new_array():
+    """forward가 입력을 그대로 돌려주어도 0차원 출력은 입력의 배열과 메모리를 나누지 않습니다."""
+    x = Variable(np.array(2.0))
+    y = Seen()(x)
+    y.data += 1.0
+    assert x.data == 2.0 and y.data == 3.0
