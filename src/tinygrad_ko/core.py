@@ -371,15 +371,21 @@ class Function:
                 datas.append(data[()] if type(data) is np.ndarray and data.ndim == 0 else data)
                 needs.append(x.requires_grad)
             else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
-                if type(x) not in _FLOAT_SCALARS and (
-                    not isinstance(x, np.ndarray | np.generic) or x.dtype.kind in _REJECTED_KINDS
-                ):
-                    if isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
-                        datas.append(x.data)
-                        needs.append(x.requires_grad)
-                        subclassed = True
-                        continue
-                    _check_constant(x)
+                if type(x) not in _FLOAT_SCALARS:
+                    if (
+                        not isinstance(x, np.ndarray | np.generic)
+                        or x.dtype.kind in _REJECTED_KINDS
+                    ):
+                        if isinstance(
+                            x, Variable
+                        ):  # Parameter 같은 Variable의 하위 클래스(드문 길)
+                            datas.append(_scalar_if_0d(x.data))
+                            needs.append(x.requires_grad)
+                            subclassed = True
+                            continue
+                        _check_constant(x)
+                    else:
+                        x = _scalar_if_0d(x)
                 datas.append(x)
                 needs.append(False)
         try:
@@ -653,6 +659,11 @@ def check_kept_data(func: Function) -> None:
                 f"다른 배열로 바뀌었습니다. 이대로 계산하면 틀린 미분값이 나옵니다. data를 바꾸기 "
                 f"전에 역전파를 마치거나, 바꾼 값으로 순전파를 다시 계산하세요."
             )
+
+
+def _scalar_if_0d(data: object) -> object:
+    """0차원 배열은 NumPy 스칼라로, 나머지는 그대로(forward에 넘기는 값; `__call__`의 흔한 길은 펼쳐 씀)."""
+    return data[()] if type(data) is np.ndarray and data.ndim == 0 else data
 
 
 def _check_constant(x: object) -> None:

@@ -71,3 +71,12 @@ def test_an_output_that_is_its_zero_dim_input_is_a_new_array():
     y = Seen()(x)
     y.data += 1.0
     assert x.data == 2.0 and y.data == 3.0
+
+
+def test_zero_dim_constants_and_parameters_also_arrive_as_numpy_scalars():
+    f, g = Seen(), Seen()
+    f(tg.Parameter(np.array(2.0)))
+    g(np.array(2.0))  # 상수 배열(미분하지 않음)
+    assert (f.seen, g.seen) == (np.float64, np.float64)
+    y = Variable(np.array(3.0)) * np.array(2.0, dtype=np.float32)
+    assert type(y.data) is np.ndarray and y.data.shape == () and y.data.dtype == np.float64
