@@ -361,14 +361,17 @@ class Function:
             self.in_graph = True
             node = self
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
-        # 0차원 배열은 NumPy 스칼라(`data[()]`)로 forward에 넘깁니다. 값과 dtype은 같고, 스칼라끼리의
+        # 0차원 실수 배열은 NumPy 스칼라(`data[()]`)로 forward에 넘깁니다. 값과 dtype은 같고, 스칼라끼리의
         # 계산은 0차원 배열의 ufunc보다 몇 배 빠릅니다(곱셈 약 650 ns → 60 ns). 결과는 _wrap_output이
-        # 다시 0차원 배열로 감쌉니다.
+        # 다시 0차원 배열로 감쌉니다. 정수와 bool은 배열로 둡니다(스칼라는 넘칠 때 경고하고 dtype 규칙도
+        # 달라, 배열과 결과가 달라집니다).
         datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
                 data = x.data
-                datas.append(data[()] if type(data) is np.ndarray and data.ndim == 0 else data)
+                if type(data) is np.ndarray and data.ndim == 0 and data.dtype.kind == "f":
+                    data = data[()]
+                datas.append(data)
                 needs.append(x.requires_grad)
             else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
                 if type(x) not in _FLOAT_SCALARS:
@@ -553,7 +556,7 @@ class Function:
 
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
-        """입력의 데이터로 출력의 데이터를 계산합니다. 0차원 데이터는 NumPy 스칼라(np.float64 등)로 옵니다."""
+        """입력의 데이터로 출력의 데이터를 계산합니다. 0차원 실수 데이터는 NumPy 스칼라(np.float64 등)로 옵니다."""
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
 
     def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:
@@ -662,8 +665,10 @@ def check_kept_data(func: Function) -> None:
 
 
 def _scalar_if_0d(data: object) -> object:
-    """0차원 배열은 NumPy 스칼라로, 나머지는 그대로(forward에 넘기는 값; `__call__`의 흔한 길은 펼쳐 씀)."""
-    return data[()] if type(data) is np.ndarray and data.ndim == 0 else data
+    """0차원 실수 배열은 NumPy 스칼라로, 나머지는 그대로(forward에 넘기는 값; `__call__`의 흔한 길은 펼쳐 씀)."""
+    if type(data) is np.ndarray and data.ndim == 0 and data.dtype.kind == "f":
+        return data[()]
+    return data
 
 
 def _check_constant(x: object) -> None:

@@ -167,7 +167,9 @@ class BroadcastTo(_ShapeChange):
 # --- 입력이 하나인 함수 -------------------------------------------------------------
 class Square(LibraryFunction):
     def forward(self, x):
-        return x**2
+        # 배열의 x**2와 같은 ufunc. 0차원 데이터는 스칼라로 오는데, 스칼라의 **는 C의 pow라서
+        # 마지막 자리가 배열의 결과와 다를 수 있습니다.
+        return np.square(x)
 
     def backward(self, gy):
         (x,) = self.saved()
@@ -248,6 +250,10 @@ class Pow(LibraryFunction):
         self.c = c
 
     def forward(self, x):
+        if type(x) is not np.ndarray:
+            # 0차원 데이터는 스칼라로 옵니다. 배열의 **는 지수 2, 0.5, -1을 square, sqrt, reciprocal로
+            # 계산하고 스칼라의 **는 C의 pow를 부르므로, 배열로 되돌려 n차원과 같은 값을 냅니다.
+            x = np.asarray(x)
         try:
             return x**self.c
         except ValueError as error:  # NumPy: 정수 배열의 음수 정수 거듭제곱

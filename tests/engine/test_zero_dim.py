@@ -1,13 +1,14 @@
-"""0차원 데이터는 NumPy 스칼라로 forward에 갑니다: 값, dtype, 모양, 미분값이 배열로 계산한 것과 같습니다.
+"""0차원 실수 데이터는 NumPy 스칼라로 forward에 갑니다: 값, dtype, 모양, 미분값이 배열로 계산한 것과 같습니다.
 
-엔진은 0차원 배열을 `data[()]`(np.float64 같은 NumPy 스칼라)로 바꿔 forward에 넘깁니다. 스칼라끼리의
+엔진은 0차원 실수 배열을 `data[()]`(np.float64 같은 NumPy 스칼라)로 바꿔 forward에 넘깁니다. 스칼라끼리의
 계산이 0차원 배열의 ufunc보다 몇 배 빠르기 때문입니다(성능은 benchmarks/가 잽니다). 여기서는 그
-바꿈이 아무것도 바꾸지 않는다는 것을 봅니다.
+바꿈이 아무것도 바꾸지 않는다는 것을 봅니다. 스칼라의 `**`는 배열의 `**`와 계산하는 길이 달라(배열은
+지수 2, 0.5, -1을 square, sqrt, reciprocal로) 따로 확인합니다.
 """
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tinygrad_ko as tg
@@ -31,6 +32,9 @@ class Seen(Function):
 
 @settings(max_examples=60, deadline=None)
 @given(program=programs, values=st.lists(st.floats(-2, 2), min_size=3, max_size=3))
+@example(
+    program=[("u", "square", 0)], values=[0.5849475849719483, 0.0, 0.0]
+)  # 스칼라의 **였다면 틀림
 def test_zero_dim_graphs_match_the_same_graph_on_one_element_arrays(program, values):
     """0차원 입력(스칼라 계산)과 원소 하나짜리 1차원 입력(배열 ufunc)의 값과 미분값이 비트까지 같습니다."""
     scalars = [Variable(np.array(v)) for v in values]
@@ -58,11 +62,38 @@ def test_zero_dim_results_keep_dtype_and_stay_arrays(dtype):
     assert type(x.grad) is np.ndarray and x.grad.shape == () and x.grad.dtype == dtype
 
 
-def test_forward_receives_a_numpy_scalar_for_zero_dim_data_and_an_array_otherwise():
-    f, g = Seen(), Seen()
+SPECIAL = [np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-300, 1e300, -25.8097028852865]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("exponent", [2, 2.0, 0.5, -1, -1.0, 3, 1.5, -2, 0, 1])
+def test_powers_of_zero_dim_data_match_one_element_arrays_bit_for_bit(dtype, exponent):
+    with np.errstate(all="ignore"):  # inf, nan, 넘침은 일부러 넣은 값입니다
+        values = np.concatenate([np.random.default_rng(0).uniform(-50, 50, 300), SPECIAL])
+        values = values.astype(dtype)
+        scalar = [(Variable(np.array(v)) ** exponent).data for v in values]
+        array = [(Variable(np.array([v])) ** exponent).data[0] for v in values]
+        squares = [tg.square(Variable(np.array(v))).data for v in values]
+        square_array = tg.square(Variable(values.copy())).data
+    assert np.array(scalar, dtype=dtype).tobytes() == np.array(array, dtype=dtype).tobytes()
+    assert np.array(squares, dtype=dtype).tobytes() == square_array.tobytes()
+
+
+def test_integer_and_bool_zero_dim_data_behave_like_arrays():
+    """정수와 bool은 배열로 둡니다: 넘침은 배열처럼 조용히 돌아가고, dtype 규칙도 배열과 같습니다."""
+    a = Variable(np.array(100, dtype=np.int8), requires_grad=False)
+    with np.errstate(all="raise"):
+        assert (a + a).data == np.int8(-56) and (a + a).data.dtype == np.int8
+    b = Variable(np.array(True), requires_grad=False)
+    assert (b**2).data.dtype == (Variable(np.array([True]), requires_grad=False) ** 2).data.dtype
+
+
+def test_forward_receives_a_numpy_scalar_for_zero_dim_float_data_and_an_array_otherwise():
+    f, g, h = Seen(), Seen(), Seen()
     f(Variable(np.array(2.0)))
     g(Variable(np.array([2.0])))
-    assert (f.seen, g.seen) == (np.float64, np.ndarray)
+    h(Variable(np.array(2), requires_grad=False))
+    assert (f.seen, g.seen, h.seen) == (np.float64, np.ndarray, np.ndarray)
 
 
 def test_an_output_that_is_its_zero_dim_input_is_a_new_array():
