@@ -338,6 +338,11 @@ class Function:
     supports_create_graph = False
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
+    # forward가 0차원 실수 데이터를 NumPy 스칼라(`data[()]`)로 받는지. 스칼라끼리의 계산이 0차원 배열의
+    # ufunc보다 몇 배 빠르지만, 스칼라에는 원소를 쓸 수 없고 `**`는 배열과 다른 길로 계산합니다. 그래서
+    # 사용자가 만든 함수는 언제나 ndarray를 받고, 스칼라에서도 배열과 같은 값을 내도록 만들고 테스트한
+    # 라이브러리 함수만 스칼라를 받습니다.
+    scalar_inputs = False
     output_data: tuple | None = None
     # 입력에 Variable의 하위 클래스(Parameter)가 있는 함수가 붙잡은 입력(드문 길). 아니면 None.
     subclassed_kept: list | None = None
@@ -361,15 +366,20 @@ class Function:
             self.in_graph = True
             node = self
         # 함수를 부를 때마다 도는 곳이라 한 번의 반복문으로 입력, 데이터, 미분 필요 여부를 모읍니다.
-        # 0차원 실수 배열은 NumPy 스칼라(`data[()]`)로 forward에 넘깁니다. 값과 dtype은 같고, 스칼라끼리의
-        # 계산은 0차원 배열의 ufunc보다 몇 배 빠릅니다(곱셈 약 650 ns → 60 ns). 결과는 _wrap_output이
-        # 다시 0차원 배열로 감쌉니다. 정수와 bool은 배열로 둡니다(스칼라는 넘칠 때 경고하고 dtype 규칙도
-        # 달라, 배열과 결과가 달라집니다).
+        # `scalar_inputs`인 함수에는 0차원 실수 배열을 NumPy 스칼라(`data[()]`)로 넘깁니다. 값과 dtype은
+        # 같고, 스칼라끼리의 계산은 0차원 배열의 ufunc보다 몇 배 빠릅니다(곱셈 약 650 ns → 60 ns). 결과는
+        # _wrap_output이 다시 0차원 배열로 감쌉니다. 정수와 bool은 배열로 둡니다(스칼라는 넘칠 때 경고하고
+        # dtype 규칙도 달라, 배열과 결과가 달라집니다).
         datas, needs, subclassed = [], [], False
         for x in inputs:
             if type(x) is Variable:
                 data = x.data
-                if type(data) is np.ndarray and data.ndim == 0 and data.dtype.kind == "f":
+                if (
+                    type(data) is np.ndarray
+                    and data.ndim == 0
+                    and data.dtype.kind == "f"
+                    and node.scalar_inputs
+                ):
                     data = data[()]
                 datas.append(data)
                 needs.append(x.requires_grad)
@@ -382,13 +392,13 @@ class Function:
                         if isinstance(
                             x, Variable
                         ):  # Parameter 같은 Variable의 하위 클래스(드문 길)
-                            datas.append(_scalar_if_0d(x.data))
+                            datas.append(_scalar_if_0d(node, x.data))
                             needs.append(x.requires_grad)
                             subclassed = True
                             continue
                         _check_constant(x)
                     else:
-                        x = _scalar_if_0d(x)
+                        x = _scalar_if_0d(node, x)
                 datas.append(x)
                 needs.append(False)
         try:
@@ -556,7 +566,10 @@ class Function:
 
     # --- 하위 클래스가 정하는 것 -------------------------------------------------------
     def forward(self, *xs: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
-        """입력의 데이터로 출력의 데이터를 계산합니다. 0차원 실수 데이터는 NumPy 스칼라(np.float64 등)로 옵니다."""
+        """입력의 데이터(ndarray나 상수)로 출력의 데이터를 계산합니다.
+
+        `scalar_inputs = True`인 함수(라이브러리 함수)는 0차원 실수 데이터를 NumPy 스칼라로 받습니다.
+        """
         raise NotImplementedError(f"{type(self).__name__}.forward를 구현해야 합니다.")
 
     def backward(self, *gys: np.ndarray) -> np.ndarray | tuple[np.ndarray | None, ...]:
@@ -664,9 +677,17 @@ def check_kept_data(func: Function) -> None:
             )
 
 
-def _scalar_if_0d(data: object) -> object:
-    """0차원 실수 배열은 NumPy 스칼라로, 나머지는 그대로(forward에 넘기는 값; `__call__`의 흔한 길은 펼쳐 씀)."""
-    if type(data) is np.ndarray and data.ndim == 0 and data.dtype.kind == "f":
+def _scalar_if_0d(node: Function, data: object) -> object:
+    """forward에 넘기는 값: `scalar_inputs`인 함수에는 0차원 실수 배열을 NumPy 스칼라로, 나머지는 그대로.
+
+    `__call__`의 흔한 길(Variable 입력)은 같은 조건을 펼쳐 씁니다.
+    """
+    if (
+        type(data) is np.ndarray
+        and data.ndim == 0
+        and data.dtype.kind == "f"
+        and node.scalar_inputs
+    ):
         return data[()]
     return data
 

@@ -26,6 +26,9 @@ class LibraryFunction(Function):
 
     checks_backward = False
     supports_create_graph = True
+    # 0차원 실수 데이터를 NumPy 스칼라로 받습니다(빠름). tests/engine/test_zero_dim.py가 0차원과 원소
+    # 하나짜리 배열의 결과를 비트까지 비교합니다.
+    scalar_inputs = True
 
     # --8<-- [start:times]
     def times(self, gy, factor):
@@ -126,6 +129,8 @@ def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 class _ShapeChange(LibraryFunction):
     """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
+
+    scalar_inputs = False  # 계산이 없으니 배열을 받아 뷰를 돌려줍니다(0차원도 n차원처럼).
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape if type(shape) is tuple else as_shape(shape)

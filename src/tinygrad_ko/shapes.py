@@ -34,6 +34,8 @@ def _show(value: object) -> str:
 class Reshape(LibraryFunction):
     """원소의 순서는 그대로 두고 모양만 바꿉니다. 역전파는 미분값을 입력의 모양으로 되돌립니다."""
 
+    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
+
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
 
@@ -62,6 +64,8 @@ class Transpose(LibraryFunction):
 
     i번 출력 축이 `axes[i]`번 입력 축이므로, 역전파는 역순열(inverse)로 축을 되돌립니다.
     """
+
+    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
 
     def __init__(self, axes: tuple[int, ...] | None = None) -> None:
         self.axes = axes
@@ -103,6 +107,8 @@ class GetItem(LibraryFunction):
     역전파는 입력 모양의 0 배열에서 꺼낸 자리에만 미분값을 더합니다(`_scatter_add`).
     """
 
+    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
+
     def __init__(self, index: object) -> None:
         self.index = index
 
@@ -129,6 +135,8 @@ class GetItemGrad(LibraryFunction):
 
     이 계산은 gy에 대해 선형이므로, 그 역전파는 다시 같은 자리를 꺼내는 `GetItem`입니다.
     """
+
+    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
 
     def __init__(self, index: object, shape: tuple[int, ...]) -> None:
         self.index = index

@@ -20,7 +20,7 @@ OPS = operations(tg)
 
 
 class Seen(Function):
-    """forward가 받은 값의 타입을 적어 두고 그 값을 그대로 돌려주는 함수."""
+    """사용자가 만든 함수처럼: forward가 받은 값의 타입을 적어 두고 그 값을 그대로 돌려줍니다."""
 
     def forward(self, x):
         self.seen = type(x)
@@ -28,6 +28,12 @@ class Seen(Function):
 
     def backward(self, gy):
         return gy
+
+
+class SeenScalar(Seen):
+    """라이브러리 함수처럼 0차원 실수 데이터를 스칼라로 받겠다고 표시한 함수."""
+
+    scalar_inputs = True
 
 
 @settings(max_examples=60, deadline=None)
@@ -88,26 +94,41 @@ def test_integer_and_bool_zero_dim_data_behave_like_arrays():
     assert (b**2).data.dtype == (Variable(np.array([True]), requires_grad=False) ** 2).data.dtype
 
 
-def test_forward_receives_a_numpy_scalar_for_zero_dim_float_data_and_an_array_otherwise():
-    f, g, h = Seen(), Seen(), Seen()
-    f(Variable(np.array(2.0)))
-    g(Variable(np.array([2.0])))
-    h(Variable(np.array(2), requires_grad=False))
-    assert (f.seen, g.seen, h.seen) == (np.float64, np.ndarray, np.ndarray)
+def test_only_functions_marked_scalar_inputs_receive_numpy_scalars():
+    """라이브러리 함수(scalar_inputs)만 0차원 실수 데이터를 스칼라로 받고, 사용자 함수는 언제나 배열을 받습니다."""
+    cases = [
+        (Seen(), Variable(np.array(2.0)), np.ndarray),
+        (SeenScalar(), Variable(np.array(2.0)), np.float64),
+        (SeenScalar(), Variable(np.array([2.0])), np.ndarray),
+        (SeenScalar(), Variable(np.array(2), requires_grad=False), np.ndarray),  # 정수는 배열로
+        (SeenScalar(), tg.Parameter(np.array(2.0)), np.float64),
+        (SeenScalar(), np.array(2.0), np.float64),  # 상수 배열
+        (Seen(), np.array(2.0), np.ndarray),
+    ]
+    for function, x, expected in cases:
+        function(x)
+        assert function.seen is expected, (function, x)
+    assert tg.functions.LibraryFunction.scalar_inputs and not Function.scalar_inputs
 
 
-def test_an_output_that_is_its_zero_dim_input_is_a_new_array():
-    """forward가 입력을 그대로 돌려주어도 0차원 출력은 입력의 배열과 메모리를 나누지 않습니다."""
-    x = Variable(np.array(2.0))
-    y = Seen()(x)
-    y.data += 1.0
-    assert x.data == 2.0 and y.data == 3.0
+def test_a_user_forward_may_write_into_zero_dim_data():
+    """배열에 원소를 쓰는 사용자 forward도 0차원 입력에서 n차원처럼 돕니다."""
+
+    class ClipBelowZero(Function):
+        def forward(self, x):
+            y = x.copy()
+            y[y < 0] = 0
+            return y
+
+        def backward(self, gy):
+            return gy
+
+    assert ClipBelowZero()(Variable(np.array(-3.0))).data == 0.0
+    assert ClipBelowZero()(Variable(np.array([-3.0]))).data.tolist() == [0.0]
 
 
-def test_zero_dim_constants_and_parameters_also_arrive_as_numpy_scalars():
-    f, g = Seen(), Seen()
-    f(tg.Parameter(np.array(2.0)))
-    g(np.array(2.0))  # 상수 배열(미분하지 않음)
-    assert (f.seen, g.seen) == (np.float64, np.float64)
-    y = Variable(np.array(3.0)) * np.array(2.0, dtype=np.float32)
-    assert type(y.data) is np.ndarray and y.data.shape == () and y.data.dtype == np.float64
+@pytest.mark.parametrize("shape", [(), (1,)])
+def test_shape_functions_return_views_of_zero_dim_data_as_of_any_array(shape):
+    x = Variable(np.full(shape, 2.0))
+    for y in (tg.reshape(x, (1, 1)), x.T, x[...], tg.broadcast_to(x, (2,))):
+        assert np.shares_memory(y.data, x.data)
