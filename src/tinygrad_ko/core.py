@@ -386,19 +386,17 @@ class Function:
             else:  # 상수: NumPy 실수 스칼라와 수치 배열은 그대로 받고, 그 밖의 것은 확인합니다.
                 if type(x) not in _FLOAT_SCALARS:
                     if (
-                        not isinstance(x, np.ndarray | np.generic)
-                        or x.dtype.kind in _REJECTED_KINDS
+                        isinstance(x, np.ndarray | np.generic)
+                        and x.dtype.kind not in _REJECTED_KINDS
                     ):
-                        if isinstance(
-                            x, Variable
-                        ):  # Parameter 같은 Variable의 하위 클래스(드문 길)
-                            datas.append(_scalar_if_0d(node, x.data))
-                            needs.append(x.requires_grad)
-                            subclassed = True
-                            continue
-                        _check_constant(x)
-                    else:
                         x = _scalar_if_0d(node, x)
+                    elif isinstance(x, Variable):  # Parameter 같은 Variable의 하위 클래스(드문 길)
+                        datas.append(_scalar_if_0d(node, x.data))
+                        needs.append(x.requires_grad)
+                        subclassed = True
+                        continue
+                    else:
+                        _check_constant(x)
                 datas.append(x)
                 needs.append(False)
         try:

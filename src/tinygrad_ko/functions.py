@@ -254,11 +254,11 @@ class Pow(LibraryFunction):
     def __init__(self, c: float) -> None:
         self.c = c
 
+    # 배열의 **는 지수 2, 0.5, -1을 square, sqrt, reciprocal로 계산하고 NumPy 스칼라의 **는 C의 pow를
+    # 부르므로, 0차원 입력도 배열로 받아 n차원과 같은 값을 냅니다.
+    scalar_inputs = False
+
     def forward(self, x):
-        if type(x) is not np.ndarray:
-            # 0차원 데이터는 스칼라로 옵니다. 배열의 **는 지수 2, 0.5, -1을 square, sqrt, reciprocal로
-            # 계산하고 스칼라의 **는 C의 pow를 부르므로, 배열로 되돌려 n차원과 같은 값을 냅니다.
-            x = np.asarray(x)
         try:
             return x**self.c
         except ValueError as error:  # NumPy: 정수 배열의 음수 정수 거듭제곱

@@ -34,8 +34,6 @@ def _show(value: object) -> str:
 class Reshape(LibraryFunction):
     """원소의 순서는 그대로 두고 모양만 바꿉니다. 역전파는 미분값을 입력의 모양으로 되돌립니다."""
 
-    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
-
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
 
@@ -64,8 +62,6 @@ class Transpose(LibraryFunction):
 
     i번 출력 축이 `axes[i]`번 입력 축이므로, 역전파는 역순열(inverse)로 축을 되돌립니다.
     """
-
-    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
 
     def __init__(self, axes: tuple[int, ...] | None = None) -> None:
         self.axes = axes
@@ -107,8 +103,6 @@ class GetItem(LibraryFunction):
     역전파는 입력 모양의 0 배열에서 꺼낸 자리에만 미분값을 더합니다(`_scatter_add`).
     """
 
-    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
-
     def __init__(self, index: object) -> None:
         self.index = index
 
@@ -135,8 +129,6 @@ class GetItemGrad(LibraryFunction):
 
     이 계산은 gy에 대해 선형이므로, 그 역전파는 다시 같은 자리를 꺼내는 `GetItem`입니다.
     """
-
-    scalar_inputs = False  # 모양만 바꾸거나 고르므로 배열을 받아 뷰를 돌려줍니다.
 
     def __init__(self, index: object, shape: tuple[int, ...]) -> None:
         self.index = index
@@ -214,3 +206,10 @@ def get_item(x, index):
     """`x[index]`를 Variable로 돌려줍니다. 인덱스는 NumPy와 같습니다. 정수 배열로 같은 자리를
     여러 번 꺼내면, 역전파에서 그 자리의 미분값이 그만큼 더해집니다."""
     return GetItem(_plain_index(index))(x)
+
+
+# 모양만 바꾸거나 원소를 고르는 함수는 값을 계산하지 않으므로, 0차원 입력도 배열로 받아 n차원처럼
+# 뷰를 돌려줍니다(Function.scalar_inputs). 25장에 싣는 클래스 본문과 그 강조한 줄 번호를 그대로 두려고
+# 클래스 밖에서 정합니다.
+for _rearranging in (Reshape, Transpose, GetItem, GetItemGrad):
+    _rearranging.scalar_inputs = False
