@@ -11,6 +11,8 @@
 - ``src/``의 구역 표시는 모두 어떤 페이지가 넣어야 합니다. 아무 페이지도 보여 주지 않는 표시는
   코드를 읽기 어렵게 할 뿐이므로 지웁니다.
 - 표시는 짝이 맞게 포개지고, 구역 하나하나가 그 자체로 문법에 맞는 파이썬 코드입니다.
+- 페이지가 밝게 표시한 줄(``hl_lines``, 범위는 양 끝)은 넣은 코드의 빈 줄이나 끝 너머를 가리키지
+  않습니다. 소스에 줄을 더하면 번호가 조용히 밀리기 때문입니다.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ MARKER = re.compile(
     re.IGNORECASE,
 )
 SECTION_TARGET = re.compile(r"(?P<path>.+):(?P<section>[a-z][-_0-9a-z]*)", re.IGNORECASE)
+HL_LINES = re.compile(r'hl_lines="(?P<numbers>[-0-9 ]+)"')
 LINES_TARGET = re.compile(r"(?P<path>.+?)(?P<lines>(:-?[0-9]*){1,2}(,[-0-9:]*)*)")
 
 
@@ -196,3 +199,32 @@ def test_pymdownx_includes_each_section_as_this_test_reads_it():
             continue
         got = "\n".join(snippet.run([f'--8<-- "{inc.path}:{inc.section}"'])).strip("\n")
         assert got == section_text(ROOT / inc.path, inc.section).strip("\n"), inc.where
+
+
+def test_highlighted_lines_point_at_code():
+    problems = []
+    pages = {}
+    for inc in includes():
+        if inc.lines is not None or not (ROOT / inc.path).is_file():
+            continue  # 줄 번호로 넣기와 없는 파일은 위의 검사가 알립니다
+        if inc.page not in pages:
+            pages[inc.page] = (ROOT / inc.page).read_text(encoding="utf-8").splitlines()
+        fence = HL_LINES.search(pages[inc.page][inc.line - 2])  # 넣기 바로 위의 ```py 줄
+        if fence is None:
+            continue
+        path = ROOT / inc.path
+        if inc.section is None:
+            text = "\n".join(
+                s for s in path.read_text(encoding="utf-8").splitlines() if not MARKER.search(s)
+            )
+        else:
+            text = section_text(path, inc.section)
+        lines = text.splitlines()
+        # 범위("4-12")는 양 끝을 봅니다(범위 안의 빈 줄은 코드 덩어리의 일부일 수 있습니다).
+        ends = [int(n) for token in fence["numbers"].split() for n in token.split("-")]
+        wrong = [n for n in ends if n > len(lines) or not lines[n - 1].strip()]
+        if wrong:
+            problems.append(
+                f"{inc.where}: hl_lines의 {wrong}번 줄이 {inc.path} 구역에서 비었거나 없습니다"
+            )
+    assert not problems, "\n".join(problems)

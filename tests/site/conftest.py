@@ -228,7 +228,9 @@ def _start_notebooks(pages: list[str], reader_root: Path, notebooks_root: Path) 
             STATS["notebook_seconds"] = time.perf_counter() - started
         return Run(executed, time.perf_counter() - start, None)
 
-    ready = ThreadPoolExecutor(max_workers=1).submit(prepare)
+    preparer = ThreadPoolExecutor(max_workers=1)
+    ready = preparer.submit(prepare)
+    preparer.shutdown(wait=False)  # 맡긴 일 하나를 마치면 스레드가 끝납니다
     futures = {page: pool.submit(run, page) for page in pages}
     STATS["notebooks_run"] = len(futures)
     _NOTEBOOKS.update(reader=ready, runs=futures, pool=pool)

@@ -204,28 +204,3 @@ def test_chapter_11_highlights_the_heap_lines_of_backprop():
     fence = re.search(r'title="src/tinygrad_ko/backprop.py" linenums="1" hl_lines="([\d ]+)"', page)
     assert fence, "11장에 backprop.py 전체 목록이 없습니다"
     assert [int(n) for n in fence[1].split()] == heap_lines
-
-
-SNIPPET_FENCE = re.compile(
-    r'^\s*```\w*[^\n]*?hl_lines="([\d ]+)"[^\n]*\n\s*--8<-- "([^":]+)(?::([\w-]+))?"', re.M
-)
-
-
-def snippet_lines(path: str, section: str | None) -> list[str]:
-    """pymdownx.snippets가 싣는 줄: 파일 전체나 `[start:이름]`과 `[end:이름]` 사이(표시 줄은 빼고)."""
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
-    if section is not None:
-        start = next(i for i, s in enumerate(lines) if f"--8<-- [start:{section}]" in s)
-        end = next(i for i, s in enumerate(lines) if f"--8<-- [end:{section}]" in s)
-        lines = lines[start + 1 : end]
-    return [s for s in lines if "--8<-- [start:" not in s and "--8<-- [end:" not in s]
-
-
-@pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_highlighted_snippet_lines_are_code(page):
-    """밝게 표시한 줄 번호가 실린 코드의 빈 줄이나 끝 너머를 가리키지 않습니다(소스에 줄을 더하면 밀립니다)."""
-    text = page.read_text(encoding="utf-8")
-    for numbers, path, section in SNIPPET_FENCE.findall(text):
-        lines = snippet_lines(path, section or None)
-        wrong = [n for n in map(int, numbers.split()) if n > len(lines) or not lines[n - 1].strip()]
-        assert not wrong, f"{path}:{section} 의 hl_lines {wrong}번 줄이 비었거나 없습니다"
