@@ -84,7 +84,11 @@ ENGINES: dict[str, EngineInfo] = {
             "step07", "7단계: 재귀", "tinygrad_ko.steps.step07", (CHAIN, DEPTH, MEMORY), False
         ),
         EngineInfo(
-            "value", "Value(스칼라 엔진)", "tinygrad_ko.value", (CHAIN, DEPTH, FANIN, GPT), False
+            "value",
+            "Value(스칼라 엔진)",
+            "tinygrad_ko.micrograd.value",
+            (CHAIN, DEPTH, FANIN, GPT),
+            False,
         ),
         EngineInfo(
             "micrograd", "micrograd", "micrograd.engine", (CHAIN, DEPTH, FANIN), False, True
@@ -197,9 +201,9 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
 
     def digits_epoch(self, params, batches, lr: float):
         """51단계의 한 에포크를 이 프레임워크의 관용구로: MLP 모델, SGD 옵티마이저, 교차 엔트로피."""
-        from tinygrad_ko.models import MLP
+        from tinygrad_ko.functions.softmax import softmax_cross_entropy
+        from tinygrad_ko.nn.models import MLP
         from tinygrad_ko.optimizers import SGD
-        from tinygrad_ko.softmax import softmax_cross_entropy
 
         model = MLP((params[0].shape[1], params[2].shape[1]), self.module.relu)
         for param, value in zip(model.params(), params, strict=True):

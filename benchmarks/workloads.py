@@ -500,7 +500,7 @@ DIGITS_HIDDEN, DIGITS_BATCH, DIGITS_LR = 100, 100, 0.1
 def digits_problem(n_samples: int) -> tuple[list, list[np.ndarray]]:
     """저장소의 손글씨 숫자(float32, 0~1로 편 784개)를 시드 0의 순서로 배치 100개씩 미리 나눈 것과,
     784 -> 100 -> 10 신경망의 처음 매개변수(float32). 모든 엔진이 같은 배치, 같은 순서를 씁니다."""
-    from tinygrad_ko.datasets import load_mnist
+    from tinygrad_ko.data.datasets import load_mnist
 
     images, labels = load_mnist(train=True)
     order = np.random.default_rng(0).permutation(len(images))[:n_samples]
@@ -572,7 +572,7 @@ def gpt_step(engine, sizes: Sizes) -> dict:
     from tinygrad_ko.gpt.data import load_names
     from tinygrad_ko.gpt.tensor_model import TensorGPT
     from tinygrad_ko.gpt.value_model import ValueGPT
-    from tinygrad_ko.value import topological_order
+    from tinygrad_ko.micrograd.value import topological_order
 
     names, tokenizer = load_names("ko")
     config = GPTConfig(tokenizer.vocab_size)

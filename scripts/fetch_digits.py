@@ -3,7 +3,7 @@
     python3 scripts/fetch_digits.py           # src/tinygrad_ko/data/mnist10k.npz 를 다시 만듭니다
     python3 scripts/fetch_digits.py --check   # 받지 않고 저장소의 파일이 기록된 해시와 같은지만 봅니다
 
-라이브러리는 실행 중에 아무것도 내려받지 않습니다(`tinygrad_ko.datasets.load_mnist`는 이 스크립트가
+라이브러리는 실행 중에 아무것도 내려받지 않습니다(`tinygrad_ko.data.datasets.load_mnist`는 이 스크립트가
 만든 파일만 읽습니다). 이 스크립트는 저장소를 만드는 사람이 한 번 돌리는 것이고, 결과 파일은 저장소에
 들어 있습니다.
 

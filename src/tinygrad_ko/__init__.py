@@ -7,12 +7,13 @@
 손실 함수(`losses.py`).
 """
 
-from . import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
-from .activations import ReLU, Sigmoid, relu, sigmoid
-from .backprop import grad
-from .config import Config, no_grad, test_mode, using_config
-from .core import Function, Parameter, Variable, as_array, as_variable
-from .functions import (
+from .autograd.backprop import grad
+from .autograd.core import Function, Parameter, Variable, as_array, as_variable
+from .autograd.gradcheck import gradient_check, numerical_diff, numerical_grad
+from .autograd.modes import Config, no_grad, test_mode, using_config
+from .functions import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
+from .functions.activations import ReLU, Sigmoid, relu, sigmoid
+from .functions.elementwise import (
     Add,
     BroadcastTo,
     Clip,
@@ -44,11 +45,10 @@ from .functions import (
     sum_to,
     tanh,
 )
-from .losses import MeanSquaredError, mean_squared_error
-from .matrix import Linear, MatMul, linear, matmul
-from .reductions import Max, Mean, Min, Sum, max, mean, min, sum
-from .shapes import GetItem, Reshape, Transpose, get_item, reshape, transpose
-from .utils import gradient_check, numerical_diff, numerical_grad
+from .functions.losses import MeanSquaredError, mean_squared_error
+from .functions.matrix import Linear, MatMul, linear, matmul
+from .functions.reductions import Max, Mean, Min, Sum, max, mean, min, sum
+from .functions.shapes import GetItem, Reshape, Transpose, get_item, reshape, transpose
 
 __version__ = "0.1.0"
 

@@ -8,7 +8,7 @@
     optimizer.step()
 
 하이퍼파라미터의 이름과 기본값, 식도 PyTorch를 따르고, 테스트가 `torch.optim`과 스텝마다 같은 값을
-내는지 봅니다(tests/framework/test_optimizers_torch.py). 책(DeZero)과 다른 점:
+내는지 봅니다(tests/optimizers/test_optimizers_torch.py). 책(DeZero)과 다른 점:
 
 | 이 라이브러리(= PyTorch)                     | 책                                   |
 |----------------------------------------------|--------------------------------------|
@@ -35,8 +35,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .core import Variable
-from .layers import Layer
+from .autograd.core import Variable
+from .nn.layers import Layer
 
 __all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD"]
 

@@ -11,7 +11,7 @@ from tinygrad_ko.gpt.hangul import is_hangul_name
 from tinygrad_ko.gpt.sampling import sample_names
 from tinygrad_ko.gpt.training import ValueEngine, linear_lr, train
 from tinygrad_ko.gpt.value_model import ValueAdam, ValueGPT, cross_entropy, softmax
-from tinygrad_ko.value import Value
+from tinygrad_ko.micrograd.value import Value
 
 TINY = GPTConfig(vocab_size=6, n_embd=4, n_head=2, block_size=5, mlp_ratio=2)
 TINY_IDS = [0, 3, 1, 4, 4, 2, 0]  # 문맥(5)보다 길어 잘리는 경우까지

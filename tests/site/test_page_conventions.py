@@ -190,7 +190,7 @@ def test_pytorch_blocks_say_why_they_may_be_skipped(page):
 
 
 def test_chapter_11_highlights_the_heap_lines_of_backprop():
-    from tinygrad_ko import backprop
+    from tinygrad_ko.autograd import backprop
 
     source = Path(backprop.__file__).read_text(encoding="utf-8")
     function = next(n for n in ast.parse(source).body if getattr(n, "name", "") == "propagate")
@@ -201,6 +201,8 @@ def test_chapter_11_highlights_the_heap_lines_of_backprop():
         if re.search(r"\b(heap|heapq|pending)\b", lines[number - 1].split("#", 1)[0])
     ]
     page = (DOCS / "part2" / "11-generations.md").read_text(encoding="utf-8")
-    fence = re.search(r'title="src/tinygrad_ko/backprop.py" linenums="1" hl_lines="([\d ]+)"', page)
+    fence = re.search(
+        r'title="src/tinygrad_ko/autograd/backprop.py" linenums="1" hl_lines="([\d ]+)"', page
+    )
     assert fence, "11장에 backprop.py 전체 목록이 없습니다"
     assert [int(n) for n in fence[1].split()] == heap_lines

@@ -185,7 +185,7 @@ def test_step47_naive_softmax_overflows_and_the_function_does_not():
 
 
 def test_step47_cross_entropies_match_the_final_library_and_the_simple_one_clips():
-    from tinygrad_ko.softmax import softmax_cross_entropy as final
+    from tinygrad_ko.functions.softmax import softmax_cross_entropy as final
 
     rng = np.random.default_rng(0)
     scores, t = rng.normal(size=(4, 3)), np.array([0, 2, 1, 1])

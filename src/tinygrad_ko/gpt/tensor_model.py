@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tinygrad_ko import Parameter, exp, log, no_grad
-from tinygrad_ko.layers import Layer
+from tinygrad_ko.nn.layers import Layer
 from tinygrad_ko.optimizers import Adam
 
 from .config import GPTConfig, weight_shapes

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tinygrad_ko.value import Value
+from tinygrad_ko.micrograd.value import Value
 
 from .config import GPTConfig, weight_shapes
 

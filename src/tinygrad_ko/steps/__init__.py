@@ -131,5 +131,5 @@ step54    54         + Config.train(18단계의 Config에 더함), test_mode, dr
 
 페이지에서 코드의 일부만 보여 줄 때는 각 모듈의 pymdownx.snippets 구역(``[start:이름]`` ~
 ``[end:이름]`` 주석)을 씁니다. 예: ``src/tinygrad_ko/steps/step08.py:backward``. 어느 페이지도 넣지
-않는 구역은 두지 않습니다(``tests/test_snippets.py``).
+않는 구역은 두지 않습니다(``tests/site/test_snippets.py``).
 """

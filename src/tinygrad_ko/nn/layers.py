@@ -1,0 +1,229 @@
+"""층(`Layer`): 매개변수와 다른 층을 속성으로 가지는 구성 요소(44단계), 그 저장·불러오기(53단계),
+그리고 완전 연결 층 `Linear`(입력 크기는 첫 호출에서 정합니다).
+
+층은 매개변수를 따로 등록하지 않습니다. `parameters()`를 부르면 그때의 속성을 넣은 순서대로 훑어,
+값이 `Parameter`이면 그 자신을, `Layer`이면 그 층의 매개변수를, 리스트나 튜플이면 그 안의
+매개변수와 층을 모읍니다. 같은 매개변수(또는 층)를 두 곳에 두어도 한 번만 셉니다.
+
+`micrograd` 곁가지의 `tinygrad_ko.micrograd.nn.Layer`(스칼라 `Value`로 만든 뉴런들)와는 다른 클래스입니다.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..autograd.core import Parameter, Variable
+from ..functions.matrix import linear
+
+__all__ = ["Layer", "Linear"]
+
+
+# --8<-- [start:layer]
+class Layer:
+    """매개변수(`Parameter`)와 다른 층을 속성으로 가지는 구성 요소의 바탕 클래스.
+
+    하위 클래스는 `forward`를 구현합니다. 층을 함수처럼 부르면 `forward`가 불립니다.
+    """
+
+    def __call__(self, *inputs):
+        return self.forward(*inputs)
+
+    def forward(self, *inputs):
+        raise NotImplementedError(f"{type(self).__name__}.forward를 구현해 주세요.")
+
+    def named_parameters(self) -> Iterator[tuple[str, Parameter]]:
+        """(이름, 매개변수)를 속성 순서대로 내놓습니다. 이름은 `l0.W`처럼 점으로 잇습니다."""
+        return _walk(self, "", set(), set())
+
+    def params(self) -> Iterator[Parameter]:
+        """매개변수를 하나씩 내놓습니다(책의 이름). 아래 층의 매개변수까지 모두 모읍니다."""
+        for _, param in self.named_parameters():
+            yield param
+
+    def parameters(self) -> list[Parameter]:
+        """매개변수의 리스트(PyTorch의 이름). 옵티마이저에 넘길 때 씁니다."""
+        return list(self.params())
+
+    def cleargrads(self) -> None:
+        """모든 매개변수의 미분값을 지웁니다. 역전파 전에 불러야 미분값이 쌓이지 않습니다."""
+        for param in self.params():
+            param.cleargrad()
+            # --8<-- [end:layer]
+
+    # --8<-- [start:save]
+    def save_weights(self, path: str | os.PathLike) -> None:
+        """매개변수를 이름별 배열로 `.npz` 파일에 저장합니다(53단계).
+
+        먼저 같은 폴더의 임시 파일에 쓰고 다 쓴 뒤에 이름을 바꾸므로, 저장 도중에 실패해도(예:
+        디스크가 가득 참) 원래 파일이 반쯤 쓰인 채로 남지 않습니다.
+        """
+        arrays = {}
+        for name, param in self.named_parameters():
+            if param.data is None:
+                raise RuntimeError(
+                    f"매개변수 {name}의 모양이 아직 정해지지 않았습니다(입력 크기를 첫 호출에서 "
+                    f"정하는 층입니다). 데이터를 한 번 넣어 순전파한 뒤에 저장하세요."
+                )
+            arrays[name] = param.data
+        target = Path(path)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                np.savez_compressed(file, **arrays)
+            os.replace(temporary, target)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        # --8<-- [end:save]
+
+    # --8<-- [start:load]
+    def load_weights(self, path: str | os.PathLike) -> None:
+        """`save_weights`로 저장한 파일에서 매개변수를 읽어 옵니다.
+
+        파일이 없거나, `.npz`가 아니거나, 다른 구조의 모델에서 저장한 파일이면(이름이나 모양이 다르면)
+        한국어 오류를 냅니다. 모든 검사를 통과한 뒤에야 값을 바꾸므로, 실패하면 매개변수는 그대로입니다.
+        """
+        arrays = _read_npz(Path(path))
+        params = dict(self.named_parameters())
+        _check_same_structure(params, arrays, path)
+        for name, param in params.items():
+            data = arrays[name]
+            if param.data is not None:
+                data = data.astype(param.data.dtype, copy=False)
+            param.data = np.array(data, copy=True)
+            # --8<-- [end:load]
+
+
+def _walk(
+    value: object, prefix: str, seen: set[int], visiting: set[int]
+) -> Iterator[tuple[str, Parameter]]:
+    """층의 속성을 훑으며 (이름, 매개변수)를 내놓습니다. 이미 본 매개변수와 층은 건너뜁니다."""
+    for name, item in vars(value).items():
+        yield from _visit(item, f"{prefix}{name}", seen, visiting)
+
+
+def _visit(
+    item: object, name: str, seen: set[int], visiting: set[int]
+) -> Iterator[tuple[str, Parameter]]:
+    if isinstance(item, Parameter):
+        if id(item) not in seen:
+            seen.add(id(item))
+            yield name, item
+    elif isinstance(item, Layer):
+        if id(item) in visiting:
+            raise ValueError(
+                f"층 {name}이(가) 자기 자신을 (간접적으로) 속성으로 가지고 있습니다. "
+                f"층의 속성이 고리를 이루지 않게 해 주세요."
+            )
+        if id(item) not in seen:
+            seen.add(id(item))
+            visiting.add(id(item))
+            yield from _walk(item, f"{name}.", seen, visiting)
+            visiting.discard(id(item))
+    elif isinstance(item, list | tuple):
+        for i, element in enumerate(item):
+            if isinstance(element, Parameter | Layer | list | tuple):
+                yield from _visit(element, f"{name}.{i}", seen, visiting)
+
+
+def _read_npz(path: Path) -> dict[str, np.ndarray]:
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"가중치 파일이 없습니다: {path}. 경로를 확인하거나, 먼저 save_weights로 저장하세요."
+        )
+    try:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):  # .npy 배열 하나
+            raise ValueError("npz가 아닙니다")
+        with loaded:
+            return {name: loaded[name] for name in loaded.files}
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
+        raise ValueError(
+            f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({type(error).__name__}). "
+            f"save_weights로 저장한 파일을 주세요."
+        ) from error
+
+
+def _check_same_structure(
+    params: dict[str, Variable], arrays: dict[str, np.ndarray], path: object
+) -> None:
+    """파일의 배열 이름과 모양이 모델의 매개변수와 같은지 봅니다. 다르면 다른 점을 모두 알려 줍니다."""
+    missing = [name for name in params if name not in arrays]
+    unexpected = [name for name in arrays if name not in params]
+    shapes = [
+        f"{name}: 모델 {param.data.shape}, 파일 {arrays[name].shape}"
+        for name, param in params.items()
+        if name in arrays and param.data is not None and param.data.shape != arrays[name].shape
+    ]
+    if not (missing or unexpected or shapes):
+        return
+    details = []
+    if missing:
+        details.append(f"파일에 없는 매개변수: {', '.join(missing)}")
+    if unexpected:
+        details.append(f"모델에 없는 배열: {', '.join(unexpected)}")
+    if shapes:
+        details.append(f"모양이 다른 매개변수: {'; '.join(shapes)}")
+    raise ValueError(
+        f"{path}은(는) 다른 구조의 모델에서 저장한 가중치입니다. {' / '.join(details)}. "
+        f"같은 구조(층의 종류, 순서, 크기)로 만든 모델에서 불러오세요. 매개변수는 바꾸지 않았습니다."
+    )
+
+
+# --8<-- [start:linear]
+class Linear(Layer):
+    """완전 연결 층 y = x @ W + b. W는 (입력 크기, 출력 크기), b는 (출력 크기,)입니다.
+
+    `in_size`를 주지 않으면 처음 들어온 입력의 마지막 축 크기로 W를 만듭니다(책과 같음). W의 처음
+    값은 평균 0, 표준편차 √(1/입력 크기)의 정규 분포에서 뽑습니다. `seed`(정수나
+    numpy.random.Generator)를 주면 같은 값으로 시작합니다.
+    """
+
+    def __init__(
+        self,
+        out_size: int,
+        in_size: int | None = None,
+        *,
+        bias: bool = True,
+        dtype: object = np.float32,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        self.out_size = _check_size("out_size", out_size)
+        self.in_size = None if in_size is None else _check_size("in_size", in_size)
+        self.dtype = np.dtype(dtype)
+        self.rng = np.random.default_rng(seed)
+        self.W = Parameter(None, name="W")
+        if self.in_size is not None:
+            self._init_W()
+        self.b = Parameter(np.zeros(self.out_size, dtype=self.dtype), name="b") if bias else None
+
+    def _init_W(self) -> None:
+        scale = np.sqrt(1.0 / self.in_size)
+        W = self.rng.standard_normal((self.in_size, self.out_size)) * scale
+        self.W.data = W.astype(self.dtype)
+
+    def forward(self, x):
+        if self.W.data is None:
+            self.in_size = _check_size("입력의 마지막 축 크기", np.shape(_data(x))[-1])
+            self._init_W()
+        return linear(x, self.W, self.b)
+        # --8<-- [end:linear]
+
+    def __repr__(self) -> str:
+        return f"Linear(in_size={self.in_size}, out_size={self.out_size})"
+
+
+def _data(x: object) -> object:
+    return x.data if isinstance(x, Variable) else x
+
+
+def _check_size(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {value!r}.")
+    return int(value)

@@ -1,0 +1,138 @@
+"""DataLoader: 배치 크기, 시드로 섞기, 마지막 배치, 가장자리 경우."""
+
+import numpy as np
+import pytest
+
+from tinygrad_ko.data.datasets import ArrayDataset, Dataset
+from tinygrad_ko.data.loaders import DataLoader
+
+
+def numbers(n, **options):
+    return ArrayDataset(np.arange(n) * 10.0, np.arange(n), **options)
+
+
+def collect(loader):
+    return [(x.tolist(), None if t is None else t.tolist()) for x, t in loader]
+
+
+def test_batches_in_order_without_shuffle_and_last_partial_batch():
+    loader = DataLoader(numbers(7), batch_size=3, shuffle=False)
+    assert len(loader) == 3
+    assert collect(loader) == [
+        ([0.0, 10.0, 20.0], [0, 1, 2]),
+        ([30.0, 40.0, 50.0], [3, 4, 5]),
+        ([60.0], [6]),
+    ]
+
+
+def test_drop_last():
+    loader = DataLoader(numbers(7), batch_size=3, shuffle=False, drop_last=True)
+    assert len(loader) == 2
+    assert [t for _, t in collect(loader)] == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_batch_larger_than_dataset():
+    assert collect(DataLoader(numbers(2), batch_size=5, shuffle=False)) == [([0.0, 10.0], [0, 1])]
+    assert len(DataLoader(numbers(2), batch_size=5, drop_last=True)) == 0
+    assert collect(DataLoader(numbers(2), batch_size=5, drop_last=True)) == []
+
+
+def test_empty_dataset_gives_no_batch():
+    loader = DataLoader(ArrayDataset(np.zeros((0, 3)), np.zeros(0)), batch_size=4)
+    assert len(loader) == 0 and collect(loader) == []
+
+
+def test_shuffle_covers_everything_once_per_epoch_and_changes_between_epochs():
+    loader = DataLoader(numbers(10), batch_size=4, seed=0)
+    first = [t for _, t in collect(loader)]
+    second = [t for _, t in collect(loader)]
+    for epoch in (first, second):
+        assert [len(b) for b in epoch] == [4, 4, 2]
+        assert sorted(sum(epoch, [])) == list(range(10))
+    assert first != second
+
+
+def test_same_seed_same_order_for_every_epoch():
+    a = DataLoader(numbers(10), batch_size=3, seed=42)
+    b = DataLoader(numbers(10), batch_size=3, seed=42)
+    assert [collect(a) for _ in range(3)] == [collect(b) for _ in range(3)]
+    assert collect(DataLoader(numbers(10), batch_size=3, seed=1)) != collect(
+        DataLoader(numbers(10), batch_size=3, seed=2)
+    )
+
+
+def test_inputs_and_labels_stay_paired():
+    for x, t in DataLoader(numbers(50), batch_size=7, seed=3):
+        np.testing.assert_array_equal(x, t * 10.0)
+
+
+def test_transforms_are_applied_per_sample():
+    data = numbers(5, transform=lambda x: np.array([x, -x]), target_transform=lambda t: t + 100)
+    (x, t), *_ = list(DataLoader(data, batch_size=5, shuffle=False))
+    assert x.shape == (5, 2)
+    np.testing.assert_array_equal(x[:, 1], -x[:, 0])
+    assert t.tolist() == [100, 101, 102, 103, 104]
+
+
+def test_dataset_without_labels_gives_none():
+    loader = DataLoader(ArrayDataset(np.ones((3, 2))), batch_size=2, shuffle=False)
+    assert [t for _, t in loader] == [None, None]
+
+
+def test_custom_getitem_is_respected():
+    class Squares(Dataset):
+        def prepare(self):
+            self.data = np.arange(4)
+            self.label = np.arange(4)
+
+        def __getitem__(self, index):
+            return index * index, index
+
+    (x, t), *_ = list(DataLoader(Squares(), batch_size=4, shuffle=False))
+    assert x.tolist() == [0, 1, 4, 9]
+
+
+def test_any_sequence_of_pairs_works():
+    pairs = [(np.array([i, i]), i) for i in range(3)]
+    x, t = next(iter(DataLoader(pairs, batch_size=3, shuffle=False)))
+    assert x.shape == (3, 2) and t.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("size", [0, -2])
+def test_bad_batch_size(size):
+    with pytest.raises(ValueError, match="1 이상"):
+        DataLoader(numbers(3), batch_size=size)
+
+
+@pytest.mark.parametrize("size", [2.0, True, "2"])
+def test_batch_size_must_be_an_integer(size):
+    with pytest.raises(TypeError, match="정수"):
+        DataLoader(numbers(3), batch_size=size)
+
+
+def test_not_a_dataset():
+    with pytest.raises(TypeError, match="데이터셋"):
+        DataLoader(42, batch_size=2)
+
+
+def test_batch_transforms_give_the_same_batches_as_sample_by_sample():
+    from tinygrad_ko.data import transforms as T
+
+    images = np.random.default_rng(0).integers(0, 256, size=(11, 4, 4)).astype(np.uint8)
+    pipeline = T.Compose([T.Flatten(), T.ToFloat(), T.Normalize(0.5, 2.0)])
+    fast = ArrayDataset(images, np.arange(11), transform=pipeline)
+    slow = ArrayDataset(images, np.arange(11), transform=lambda x: pipeline(x))  # batch가 없는 변환
+    assert hasattr(pipeline, "batch") and not hasattr(slow.transform, "batch")
+    for (xf, tf), (xs, ts) in zip(
+        DataLoader(fast, 4, seed=1), DataLoader(slow, 4, seed=1), strict=True
+    ):
+        assert xf.dtype == xs.dtype == np.float32 and xf.shape == xs.shape
+        np.testing.assert_array_equal(xf, xs)
+        np.testing.assert_array_equal(tf, ts)
+
+
+def test_compose_has_batch_only_when_every_transform_has_it():
+    from tinygrad_ko.data import transforms as T
+
+    assert not hasattr(T.Compose([T.Flatten(), lambda x: x]), "batch")
+    assert hasattr(T.Compose([]), "batch")

@@ -1,0 +1,216 @@
+"""`tinygrad_ko.micrograd.nn`(Value 위의 신경망)과 `tinygrad_ko.data.datasets` 테스트."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tinygrad_ko.data.datasets import make_moons
+from tinygrad_ko.micrograd.nn import MLP, Layer, Neuron, accuracy, hinge_loss, sgd_step, train
+from tinygrad_ko.micrograd.value import Value
+
+
+def test_neuron_computes_relu_of_weighted_sum_plus_bias():
+    n = Neuron(3, rng=np.random.default_rng(0))
+    n.b.data = 0.25
+    x = [0.5, -1.0, 2.0]
+    expected = sum(w.data * xi for w, xi in zip(n.w, x, strict=True)) + 0.25
+    assert n(x).data == pytest.approx(max(0.0, expected), rel=1e-12)
+    linear = Neuron(3, nonlin=False, rng=np.random.default_rng(0))
+    linear.b.data = 0.25
+    assert linear(x).data == pytest.approx(expected, rel=1e-12)
+    assert linear(x)._op == "+" and n(x)._op == "relu"
+
+
+def test_neuron_weights_start_uniform_in_minus_one_to_one_and_bias_zero():
+    n = Neuron(200, rng=np.random.default_rng(1))
+    weights = [w.data for w in n.w]
+    assert all(-1.0 <= w <= 1.0 for w in weights)
+    assert min(weights) < -0.5 < 0.5 < max(weights)  # 한쪽으로 몰리지 않았습니다
+    assert n.b.data == 0.0
+    assert n.parameters() == [*n.w, n.b]
+
+
+def test_parameter_counts():
+    assert len(Neuron(4).parameters()) == 5
+    assert len(Layer(4, 3).parameters()) == 15
+    assert len(MLP(2, [16, 16, 1]).parameters()) == (2 + 1) * 16 + (16 + 1) * 16 + (16 + 1) * 1
+
+
+def test_layer_with_one_neuron_returns_a_value_and_mlp_accepts_it_as_hidden_layer():
+    assert isinstance(Layer(2, 1, rng=np.random.default_rng(0))([1.0, 2.0]), Value)
+    outs = Layer(2, 3, rng=np.random.default_rng(0))([1.0, 2.0])
+    assert isinstance(outs, list) and len(outs) == 3
+    model = MLP(2, [1, 3], seed=0)
+    assert len(model([0.5, -0.5])) == 3
+
+
+def test_mlp_gradients_match_numerical_differentiation():
+    model = MLP(3, [4, 4, 1], seed=3)
+    x = [0.3, -0.7, 1.1]
+
+    def output() -> float:
+        return model(x).data
+
+    out = model(x)
+    model.zero_grad()
+    out.backward()
+    h = 1e-6
+    for p in model.parameters():
+        analytic = p.grad
+        original = p.data
+        p.data = original + h
+        plus = output()
+        p.data = original - h
+        minus = output()
+        p.data = original
+        assert analytic == pytest.approx((plus - minus) / (2 * h), rel=1e-5, abs=1e-7)
+
+
+def test_zero_grad_resets_every_parameter():
+    model = MLP(2, [3, 1], seed=0)
+    model([1.0, 1.0]).backward()
+    assert any(p.grad != 0.0 for p in model.parameters())
+    model.zero_grad()
+    assert all(p.grad == 0.0 for p in model.parameters())
+
+
+def test_same_seed_gives_the_same_network_and_outputs():
+    a, b = MLP(2, [5, 5, 1], seed=7), MLP(2, [5, 5, 1], seed=7)
+    assert [p.data for p in a.parameters()] == [p.data for p in b.parameters()]
+    assert a([0.1, 0.2]).data == b([0.1, 0.2]).data
+    c = MLP(2, [5, 5, 1], seed=8)
+    assert [p.data for p in a.parameters()] != [p.data for p in c.parameters()]
+
+
+def test_without_seed_networks_differ():
+    a, b = MLP(2, [5, 1]), MLP(2, [5, 1])
+    assert [p.data for p in a.parameters()] != [p.data for p in b.parameters()]
+
+
+def test_input_validation():
+    model = MLP(2, [3, 1], seed=0)
+    with pytest.raises(ValueError, match="입력 길이가 3입니다. 이 층은 수 2개를"):
+        model([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="받은 것: str"):
+        model("ab")
+    with pytest.raises(TypeError, match="받은 것: float"):
+        model(1.0)
+    with pytest.raises(TypeError, match="Value에는 실수"):
+        model([1.0, "x"])
+    with pytest.raises(ValueError, match="nin"):
+        MLP(0, [1])
+    with pytest.raises(TypeError, match="nouts"):
+        MLP(2, 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nouts의 원소"):
+        MLP(2, [4, 0])
+    with pytest.raises(TypeError, match="numpy.random.Generator"):
+        Neuron(2, rng=42)  # type: ignore[arg-type]
+
+
+def test_numpy_rows_are_accepted_as_inputs():
+    model = MLP(2, [3, 1], seed=0)
+    row = np.array([0.5, -0.25])
+    assert model(row).data == model([0.5, -0.25]).data
+
+
+def test_repr_shows_structure():
+    assert repr(MLP(2, [3, 1], seed=0)) == "MLP[Layer(2 -> 3, ReLU), Layer(3 -> 1, Linear)]"
+    assert repr(Neuron(4, nonlin=False)) == "LinearNeuron(4)"
+
+
+# ---------------------------------------------------------------------------------------
+# 손실, 정확도, 경사 하강법
+
+
+def test_hinge_loss_value_and_gradient():
+    scores = [Value(2.0), Value(0.5), Value(-0.25)]
+    labels = [1.0, 1.0, 1.0]
+    loss = hinge_loss(scores, labels)
+    # max(0, 1-2)=0, max(0, 1-0.5)=0.5, max(0, 1+0.25)=1.25 → 평균 0.5833...
+    assert loss.data == pytest.approx((0.0 + 0.5 + 1.25) / 3)
+    loss.backward()
+    assert [s.grad for s in scores] == pytest.approx([0.0, -1 / 3, -1 / 3])
+
+
+def test_accuracy_counts_sign_agreement():
+    scores = [Value(2.0), Value(-0.5), Value(0.1), Value(-3.0)]
+    assert accuracy(scores, [1.0, -1.0, -1.0, 1.0]) == 0.5
+    assert accuracy(scores, np.array([1.0, -1.0, 1.0, -1.0])) == 1.0
+    with pytest.raises(ValueError, match="수가 같아야"):
+        accuracy(scores, [1.0])
+    with pytest.raises(ValueError, match="수가 같아야"):
+        hinge_loss([], [])
+
+
+def test_sgd_step_moves_against_the_gradient():
+    p = Value(1.0)
+    p.grad = 2.0
+    sgd_step([p], 0.1)
+    assert p.data == pytest.approx(0.8)
+
+
+@pytest.mark.slow
+def test_training_lowers_the_loss_and_reaches_high_accuracy():
+    X, y = make_moons(30, noise=0.1, seed=0)
+    model = MLP(2, [8, 8, 1], seed=0)
+    history = []
+    final_loss, final_acc = train(
+        model, X, y, steps=60, learning_rate=0.5, on_step=lambda *row: history.append(row)
+    )
+    assert [step for step, _, _ in history] == list(range(60))
+    assert history[0][2] < 0.7  # 처음에는 거의 찍는 수준입니다
+    assert final_loss < history[0][1] / 3
+    assert final_acc >= 0.9
+
+
+def test_training_repeats_exactly_with_the_same_seeds():
+    def run() -> list[tuple[int, float, float]]:
+        X, y = make_moons(20, noise=0.1, seed=5)
+        model = MLP(2, [4, 1], seed=5)
+        history = []
+        train(model, X, y, steps=5, learning_rate=0.3, on_step=lambda *row: history.append(row))
+        return history
+
+    assert run() == run()
+
+
+# ---------------------------------------------------------------------------------------
+# 반달 데이터
+
+
+def test_make_moons_shapes_labels_and_seed():
+    X, y = make_moons(101, noise=0.1, seed=0)
+    assert X.shape == (101, 2) and y.shape == (101,)
+    assert sorted(set(y.tolist())) == [-1.0, 1.0]
+    assert (y == -1.0).sum() == 50 and (y == 1.0).sum() == 51
+    X2, y2 = make_moons(101, noise=0.1, seed=0)
+    assert np.array_equal(X, X2) and np.array_equal(y, y2)
+    X3, _ = make_moons(101, noise=0.1, seed=1)
+    assert not np.array_equal(X, X3)
+
+
+def test_make_moons_without_noise_lies_on_two_half_circles():
+    X, y = make_moons(40, noise=0.0, seed=0)
+    upper, lower = X[y == -1.0], X[y == 1.0]
+    assert np.allclose(np.hypot(upper[:, 0], upper[:, 1]), 1.0)
+    assert np.all(upper[:, 1] >= -1e-12)
+    assert np.allclose(np.hypot(lower[:, 0] - 1.0, lower[:, 1] - 0.5), 1.0)
+    assert np.all(lower[:, 1] <= 0.5 + 1e-12)
+    assert math.isclose(upper[:, 0].min(), -1.0) and math.isclose(lower[:, 0].max(), 2.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_samples": 1}, "n_samples"),
+        ({"n_samples": 10.0}, "n_samples"),
+        ({"n_samples": 10, "noise": -0.1}, "noise"),
+        ({"n_samples": 10, "noise": "big"}, "noise"),
+    ],
+)
+def test_make_moons_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        make_moons(**kwargs)

@@ -1,0 +1,35 @@
+"""벤치마크 명령이 새 저장소에서 돌고, 모든 작업이 올바른 미분값으로 끝나는지 확인합니다.
+
+시간은 확인하지 않습니다(속도는 `python3 dev.py bench`로 잽니다). 작은 크기(--quick)로 엔진마다
+하위 프로세스를 띄우는 길, 미분값 검사, 표 출력이 모두 살아 있는지만 봅니다.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAILURE_MARKS = ("시간 초과", "비정상 종료", "틀린 미분값")
+
+
+@pytest.mark.slow  # 엔진마다 하위 프로세스를 띄웁니다
+def test_quick_benchmark_runs_every_workload():
+    engines = "tinygrad_ko,step24,step08,value"
+    completed = subprocess.run(
+        [sys.executable, "benchmarks/run.py", "--quick", "--only", engines],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output
+    rows = [line for line in completed.stdout.splitlines() if line.startswith("|")]
+    header = next(row for row in rows if row.startswith("| 작업 |"))
+    for engine in engines.split(","):
+        assert f"`{engine}`" in header
+    for mark in FAILURE_MARKS:  # 표의 칸에 실패가 적히면 안 됩니다(설명 문단은 보지 않습니다).
+        assert not [row for row in rows if mark in row], mark
+    assert "Traceback" not in completed.stderr
