@@ -7,10 +7,21 @@
 손실 함수(`losses.py`).
 """
 
-from .autograd.backprop import grad
-from .autograd.core import Function, Parameter, Variable, as_array, as_variable
-from .autograd.gradcheck import gradient_check, numerical_diff, numerical_grad
-from .autograd.modes import Config, no_grad, test_mode, using_config
+from .autograd import (
+    Config,
+    Function,
+    Parameter,
+    Variable,
+    as_array,
+    as_variable,
+    grad,
+    gradient_check,
+    no_grad,
+    numerical_diff,
+    numerical_grad,
+    test_mode,
+    using_config,
+)
 from .functions import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
 from .functions.activations import ReLU, Sigmoid, relu, sigmoid
 from .functions.elementwise import (

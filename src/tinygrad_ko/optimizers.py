@@ -35,7 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .autograd.core import Variable
+from .autograd.variable import Variable
 from .nn.layers import Layer
 
 __all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD"]

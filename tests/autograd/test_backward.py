@@ -167,18 +167,6 @@ def test_retained_intermediate_grad_is_not_aliased():
     assert len({id(v.grad) for v in (a, b, t, y)}) == 4
 
 
-def test_retained_grad_is_not_copied_when_an_old_id_is_reused():
-    # 먼저 남긴 배열이 풀리고 새 배열이 같은 id를 받아도(파이썬 3.13에서 흔합니다) 새 배열은 처음 남기는
-    # 배열입니다. id만 비교하던 때는 괜히 복사해 메모리 그림(부록)이 파이썬 버전마다 달랐습니다.
-    import weakref
-
-    from tinygrad_ko.autograd.backprop import _already_retained
-
-    old, new = np.ones(2), np.ones(2)
-    assert not _already_retained(new, {id(new): weakref.ref(old)})
-    assert _already_retained(new, {id(new): weakref.ref(new)})
-
-
 def test_wrong_seed_shape_is_refused():
     # 시작값은 backward(gradient=)로 줍니다(이슈 16: y.grad에 넣어 둔 값은 시작값으로 쓰지 않습니다).
     x = Variable(np.ones(3))

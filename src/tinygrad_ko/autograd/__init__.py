@@ -5,9 +5,10 @@
 """
 
 from .backprop import grad
-from .core import Function, Parameter, Variable, as_array, as_variable
+from .function import Function
 from .gradcheck import gradient_check, numerical_diff, numerical_grad
 from .modes import Config, no_grad, test_mode, using_config
+from .variable import Parameter, Variable, as_array, as_variable
 
 __all__ = [
     "Config",

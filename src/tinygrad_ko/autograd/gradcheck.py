@@ -13,7 +13,7 @@ from numbers import Number
 
 import numpy as np
 
-from .core import Variable, as_array, as_variable
+from .variable import Variable, as_array, as_variable
 
 
 def numerical_diff(f: Callable, x: Variable, eps: float = 1e-4) -> np.ndarray:

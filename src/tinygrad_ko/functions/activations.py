@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from .elementwise import LibraryFunction
 
 
@@ -33,7 +33,7 @@ class Sigmoid(LibraryFunction):
 
     def backward(self, gy):
         y = self.saved_output()
-        return self.times(gy, y * (1 - y))
+        return gy * (y * (1 - y))
         # --8<-- [end:sigmoid]
 
 
@@ -52,7 +52,7 @@ class ReLU(LibraryFunction):
     def backward(self, gy):
         y = self.saved_output()
         y = y.data if isinstance(y, Variable) else y
-        return self.times(gy, y > 0)  # 마스크(bool 배열)는 미분하지 않는 상수입니다.
+        return gy * (y > 0)  # 마스크(bool 배열)는 미분하지 않는 상수입니다.
         # --8<-- [end:relu]
 
 

@@ -17,7 +17,8 @@ from numbers import Number
 
 import numpy as np
 
-from ..autograd.core import Function, Variable, as_variable, constant
+from ..autograd.function import Function, constant
+from ..autograd.variable import Variable, as_variable
 
 
 class LibraryFunction(Function):
@@ -26,23 +27,6 @@ class LibraryFunction(Function):
 
     checks_backward = False
     supports_create_graph = True
-    # 0차원 실수 데이터를 NumPy 스칼라로 받습니다(빠름). tests/autograd/test_zero_dim.py가 0차원과 원소
-    # 하나짜리 배열의 결과를 비트까지 비교합니다.
-    scalar_inputs = True
-
-    # --8<-- [start:times]
-    def times(self, gy, factor):
-        """`gy * factor`. 역전파가 gy를 이 함수에게만 맡겼고(`reusable_gy`) 결과가 gy와 같은 모양과
-        dtype이면, 새 배열을 만들지 않고 gy에 덮어씁니다. 큰 배열에서 할당과 메모리 왕복이 줄어듭니다."""
-        if (
-            gy is self.reusable_gy
-            and np.result_type(gy, factor) == gy.dtype
-            and np.broadcast_shapes(gy.shape, np.shape(factor)) == gy.shape
-        ):
-            gy *= factor
-            return gy
-        return gy * factor
-        # --8<-- [end:times]
 
     # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
@@ -130,8 +114,6 @@ def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 class _ShapeChange(LibraryFunction):
     """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
 
-    scalar_inputs = False  # 계산이 없으니 배열을 받아 뷰를 돌려줍니다(0차원도 n차원처럼).
-
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape if type(shape) is tuple else as_shape(shape)
 
@@ -178,9 +160,7 @@ class Square(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        gx = self.times(gy, x)
-        gx *= 2  # gx는 새 배열이거나 gy 자리이므로 제자리에서 곱해도 됩니다.
-        return gx
+        return gy * x * 2
 
 
 class Exp(LibraryFunction):
@@ -193,7 +173,7 @@ class Exp(LibraryFunction):
         return np.exp(x)
 
     def backward(self, gy):
-        return self.times(gy, self.saved_output())
+        return gy * self.saved_output()
 
 
 class Neg(LibraryFunction):
@@ -204,7 +184,7 @@ class Neg(LibraryFunction):
         return -x
 
     def backward(self, gy):
-        return self.times(gy, -1.0)
+        return -gy
 
 
 class Sin(LibraryFunction):
@@ -213,7 +193,7 @@ class Sin(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        return self.times(gy, _cos(x))
+        return gy * _cos(x)
 
 
 class Cos(LibraryFunction):
@@ -222,7 +202,7 @@ class Cos(LibraryFunction):
 
     def backward(self, gy):
         (x,) = self.saved()
-        return self.times(gy, -_sin(x))
+        return gy * -_sin(x)
 
 
 class Tanh(LibraryFunction):
@@ -236,7 +216,7 @@ class Tanh(LibraryFunction):
 
     def backward(self, gy):
         y = self.saved_output()
-        return self.times(gy, 1 - y * y)
+        return gy * (1 - y * y)
 
 
 class Log(LibraryFunction):
@@ -256,7 +236,6 @@ class Pow(LibraryFunction):
 
     # 배열의 **는 지수 2, 0.5, -1을 square, sqrt, reciprocal로 계산하고 NumPy 스칼라의 **는 C의 pow를
     # 부르므로, 0차원 입력도 배열로 받아 n차원과 같은 값을 냅니다.
-    scalar_inputs = False
 
     def forward(self, x):
         try:
@@ -337,9 +316,8 @@ class Mul(LibraryFunction):
 
     def backward(self, gy):
         x0, x1 = self.saved()
+        gx0 = None if x1 is None else gy * x1
         gx1 = None if x0 is None else gy * x0
-        # x0의 미분은 gy를 마지막으로 읽는 곳이라 gy 자리에 덮어써도 됩니다(times).
-        gx0 = None if x1 is None else self.times(gy, x1)
         return self.to_inputs(gx0, gx1)
 
 
@@ -409,7 +387,7 @@ def _operand(other: object, like: object) -> object:
     """연산 상대. Variable은 그대로, 그 밖의 수와 배열은 미분하지 않는 상수로 둡니다.
 
     파이썬 수는 상대 배열과 같은 dtype의 NumPy 스칼라로 바꿉니다. 그러면 `x * 2.0`이 float32를
-    float64로 바꾸지 않고, 역전파의 `gy * c`가 스칼라끼리의 빠른 계산이 됩니다. 정수나 bool
+    float64로 바꾸지 않습니다(PyTorch와 같음). 정수나 bool
     배열과의 계산은 `np.result_type`으로 맞춥니다.
     """
     if type(other) is float and type(like) is Variable:  # 가장 흔한 경우: `x * 2.0`

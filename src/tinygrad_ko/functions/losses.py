@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, _operand
 
 

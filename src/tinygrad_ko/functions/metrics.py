@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 
 __all__ = ["accuracy"]
 

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from . import activations, matrix, reductions, shapes
 from . import elementwise as F
 

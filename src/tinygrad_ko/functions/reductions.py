@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, broadcast_to
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, as_shape
 
 
@@ -206,10 +206,3 @@ def get_item(x, index):
     """`x[index]`를 Variable로 돌려줍니다. 인덱스는 NumPy와 같습니다. 정수 배열로 같은 자리를
     여러 번 꺼내면, 역전파에서 그 자리의 미분값이 그만큼 더해집니다."""
     return GetItem(_plain_index(index))(x)
-
-
-# 모양만 바꾸거나 원소를 고르는 함수는 값을 계산하지 않으므로, 0차원 입력도 배열로 받아 n차원처럼
-# 뷰를 돌려줍니다(Function.scalar_inputs). 25장에 싣는 클래스 본문과 그 강조한 줄 번호를 그대로 두려고
-# 클래스 밖에서 정합니다.
-for _rearranging in (Reshape, Transpose, GetItem, GetItemGrad):
-    _rearranging.scalar_inputs = False

@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.core import Variable
+from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, exp
 
 __all__ = [

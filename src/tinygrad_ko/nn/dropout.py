@@ -11,8 +11,8 @@ import numbers
 
 import numpy as np
 
-from ..autograd.core import as_variable
 from ..autograd.modes import train_enabled
+from ..autograd.variable import as_variable
 from .layers import Layer
 
 __all__ = ["Dropout", "dropout"]

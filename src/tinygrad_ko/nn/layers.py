@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..autograd.core import Parameter, Variable
+from ..autograd.variable import Parameter, Variable
 from ..functions.matrix import linear
 
 __all__ = ["Layer", "Linear"]

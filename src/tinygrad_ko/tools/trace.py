@@ -88,6 +88,10 @@ def _recorder(func: object, original: Callable, on_call: Callable[[Step], None])
 
 
 def _step_from(func: object, caller) -> Step:
+    if (
+        caller.f_code.co_name == "_call_backward"
+    ):  # 최종 엔진: 반복문(propagate)이 한 층 위에 있습니다.
+        caller = caller.f_back
     local = caller.f_locals
     if "heap" in local:
         entries = sorted(local["heap"], key=lambda entry: entry[:2])  # (세대의 음수, 넣은 순서)
