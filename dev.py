@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -23,6 +24,8 @@ ROOT = Path(__file__).resolve().parent
 # 가상 환경 폴더. 여러 파이썬 버전을 나란히 시험할 때는 TINYGRAD_KO_VENV로 바꿉니다.
 VENV = ROOT / os.environ.get("TINYGRAD_KO_VENV", ".venv")
 CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
+# 고정된 NumPy 대신 설치할 버전(예: pyproject.toml이 허락하는 가장 낮은 버전). CI가 그 버전으로 한 번 돕니다.
+NUMPY_ENV = "TINYGRAD_KO_NUMPY"
 STAMP = VENV / "tinygrad_ko-installed.txt"
 ARCHIVE = ROOT / "dist" / "tinygrad_ko-site.zip"
 MIN_PYTHON = (3, 11)
@@ -41,9 +44,37 @@ def extras() -> str:
     return ",".join(names)
 
 
+def numpy_override() -> str | None:
+    """TINYGRAD_KO_NUMPY로 준 NumPy 버전(없으면 None). 버전 꼴이 아니면 한국어로 알리고 끝냅니다."""
+    version = os.environ.get(NUMPY_ENV, "").strip()
+    if not version:
+        return None
+    if not re.fullmatch(r"\d+(\.\d+){1,2}", version):
+        sys.exit(
+            f"{NUMPY_ENV}={version!r}은(는) NumPy 버전이 아닙니다. "
+            f"{NUMPY_ENV}=2.0 처럼 숫자와 점으로 된 버전을 주세요."
+        )
+    return version
+
+
+def constraints_file() -> Path:
+    """pip에 넘길 고정 버전 파일. TINYGRAD_KO_NUMPY가 있으면 numpy 줄만 그 버전으로 바꾼 사본입니다."""
+    version = numpy_override()
+    if version is None:
+        return CONSTRAINTS
+    lines = [
+        f"numpy=={version}" if line.lower().startswith("numpy==") else line
+        for line in CONSTRAINTS.read_text("utf-8").splitlines()
+    ]
+    path = VENV / "constraints-numpy.txt"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
 def install_fingerprint() -> str:
-    """설치에 영향을 주는 파일, 선택 의존성, 파이썬 버전의 해시. 같으면 다시 설치하지 않습니다."""
+    """설치에 영향을 주는 파일, 선택 의존성, NumPy 버전, 파이썬 버전의 해시. 같으면 다시 설치하지 않습니다."""
     digest = hashlib.sha256(sys.version.encode() + extras().encode())
+    digest.update((numpy_override() or "").encode())
     for path in (ROOT / "pyproject.toml", CONSTRAINTS):
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -65,7 +96,7 @@ def ensure_venv() -> Path:
     print("[dev] 고정된 의존성을 설치합니다 (처음 한 번, 또는 의존성이 바뀐 뒤).", flush=True)
     run(
         python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
-        "-c", str(CONSTRAINTS), "-e", f".[{extras()}]",
+        "-c", str(constraints_file()), "-e", f".[{extras()}]",
     )  # fmt: skip
     STAMP.write_text(fingerprint)
     return python
