@@ -73,8 +73,10 @@ def sample_ids(
             raise ValueError(
                 "모든 토큰의 점수가 -inf라 뽑을 토큰이 없습니다. 모델의 가중치를 확인하세요."
             )
-        # 최댓값을 먼저 빼고 온도로 나눕니다: 아주 작은 온도에서도 inf - inf(NaN)가 생기지 않습니다.
-        probs = np.exp((scores - scores.max()) / temperature)
+        # 최댓값을 먼저 빼고 온도로 나눕니다: 아주 작은 온도에서도 inf - inf(NaN)가 생기지 않고,
+        # 넘쳐서 -inf가 된 자리는 확률 0이 됩니다.
+        with np.errstate(over="ignore"):
+            probs = np.exp((scores - scores.max()) / temperature)
         token = int(rng.choice(len(probs), p=probs / probs.sum()))
         if token == tokenizer.bos:
             break
