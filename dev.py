@@ -7,11 +7,13 @@
 두 명령 모두 처음 한 번 `.venv/`를 만들고 `requirements/constraints.txt`에 고정된 버전을
 설치합니다. 다음 실행부터는 pyproject.toml 과 constraints.txt 가 바뀌지 않았다면
 설치를 건너뜁니다. 표준 라이브러리만 쓰므로 파이썬 3.11 이상만 있으면 됩니다.
+
+    TINYGRAD_KO_VENV=.venv-numpy-floor TINYGRAD_KO_NUMPY=2.0 python3 dev.py test
+                                # 고정된 NumPy 대신 pyproject.toml이 허락하는 가장 낮은 NumPy로(CI가 한 번)
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import re
@@ -86,6 +88,7 @@ def ensure_venv() -> Path:
             f"파이썬 {sys.version.split()[0]} 으로 실행했습니다. "
             f"tinygrad_ko 는 {MIN_PYTHON[0]}.{MIN_PYTHON[1]} 이상이 필요합니다."
         )
+    numpy_override()  # 잘못 준 버전은 가상 환경을 만들기 전에 알립니다
     python = venv_python()
     if not python.exists():
         print(f"[dev] 가상 환경을 만듭니다: {VENV}", flush=True)
@@ -125,15 +128,32 @@ def cmd_serve(extra: list[str]) -> None:
     run(python, "-m", "mkdocs", "serve", "-a", "127.0.0.1:8000", *extra, env=tool_env())
 
 
+def korean_parser(**options):
+    """한국어로 답하는 ArgumentParser. 라이브러리의 것(표준 라이브러리만 씀)을 파일 경로로 읽습니다."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from korean_cli import KoreanArgumentParser
+    finally:
+        sys.path.pop(0)
+    return KoreanArgumentParser(**options)
+
+
 def cmd_build(extra: list[str]) -> None:
     """엄격 모드로 사이트를 만듭니다. `--zip`이면 오프라인용 압축 파일로도 묶습니다."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--zip", action="store_true")
-    parser.add_argument("-d", "--site-dir", default="site")
-    options, rest = parser.parse_known_args(extra)
+    parser = korean_parser(
+        prog="python3 dev.py build",
+        description="엄격 모드(mkdocs build --strict)로 사이트를 만듭니다.",
+    )
+    parser.add_argument(
+        "--zip", action="store_true", help="빌드한 뒤 dist/tinygrad_ko-site.zip 으로도 묶습니다."
+    )
+    parser.add_argument(
+        "-d", "--site-dir", default="site", metavar="폴더", help="사이트를 만들 폴더(기본값: site)"
+    )
+    options = parser.parse_args(extra)  # 모르는 옵션은 설치와 빌드 전에 한국어로 알립니다
     python = ensure_venv()
     run(
-        python, "-m", "mkdocs", "build", "--strict", "--site-dir", options.site_dir, *rest,
+        python, "-m", "mkdocs", "build", "--strict", "--site-dir", options.site_dir,
         env=tool_env(),
     )  # fmt: skip
     if options.zip:
@@ -166,6 +186,10 @@ COMMANDS = {
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"], ["help"]):
+        print(__doc__.strip())
+        print(f"\n명령: {', '.join(COMMANDS)}. build의 옵션은 python3 dev.py build -h")
+        return
     if not argv or argv[0] not in COMMANDS:
         names = ", ".join(COMMANDS)
         got = argv[0] if argv else "(없음)"
