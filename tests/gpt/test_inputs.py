@@ -267,3 +267,12 @@ def test_missing_checkpoint_names_both_files(tmp_path):
     text = str(error.value)
     assert "gpt-ko.npz과(와) 설정 파일" in text and "gpt-ko.npz.json이(가) 모두 없습니다" in text
     assert " 이 없습니다" not in text
+
+
+def test_weights_that_are_not_an_npz_name_the_file(tmp_path):
+    path = tmp_path / "w.npz"
+    save(path)
+    path.write_text("가중치가 아닙니다", "utf-8")
+    with pytest.raises(ValueError, match="가중치 파일\\(.npz\\)로 읽을 수 없습니다") as error:
+        load_checkpoint(path)
+    assert str(path) in str(error.value) and "맞지 않습니다" not in str(error.value)

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tinygrad_ko.layers import save_target, write_beside
+from tinygrad_ko.layers import _read_npz, save_target, write_beside
 
-from .config import GPTConfig
+from .config import GPTConfig, weight_shapes
 
 __all__ = ["load_checkpoint", "save_checkpoint", "sidecar_path"]
 
@@ -122,7 +122,6 @@ def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Pa
 
 def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
     """(설정, 가중치 사전, 그 밖의 기록). 두 파일을 함께 확인하고, 문제가 있으면 파일과 항목을 말합니다."""
-    from .config import init_weights
     from .tensor_model import TensorGPT
 
     path = _weights_path(path)
@@ -135,15 +134,21 @@ def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.nd
     info = _read_info(sidecar)
     config = _read_config(info.pop("config", None), sidecar)
     _check_data(info.get("data"), config, f"설정 파일 {sidecar}")
-    model = TensorGPT(config, init_weights(config))
-    try:
-        model.load_weights(path)
-    except ValueError as error:
+    arrays = _read_npz(path)  # .npz가 아니면 그 파일을 말하는 한국어 오류
+    shapes = weight_shapes(config)
+    problems = [
+        f"{name}: 설정으로는 {shape}, 파일에는 {arrays[name].shape if name in arrays else '없음'}"
+        for name, shape in shapes.items()
+        if name not in arrays or arrays[name].shape != shape
+    ]
+    problems += [f"{name}: 설정에 없는 배열" for name in arrays if name not in shapes]
+    if problems:
         raise ValueError(
-            f"가중치 파일 {path}이(가) 설정 파일 {sidecar}과(와) 맞지 않습니다: {error} "
+            f"가중치 파일 {path}이(가) 설정 파일 {sidecar}의 config와 맞지 않습니다"
+            f"({'; '.join(problems[:3])}{' …' if len(problems) > 3 else ''}). "
             "같은 train 실행이 함께 저장한 두 파일을 쓰세요."
-        ) from None
-    return config, model.state_dict(), info
+        )
+    return config, TensorGPT(config, arrays).state_dict(), info
 
 
 def _missing_message(path: Path, sidecar: Path) -> str:
