@@ -7,13 +7,16 @@
 두 명령 모두 처음 한 번 `.venv/`를 만들고 `requirements/constraints.txt`에 고정된 버전을
 설치합니다. 다음 실행부터는 pyproject.toml 과 constraints.txt 가 바뀌지 않았다면
 설치를 건너뜁니다. 표준 라이브러리만 쓰므로 파이썬 3.11 이상만 있으면 됩니다.
+
+    TINYGRAD_KO_VENV=.venv-numpy-floor TINYGRAD_KO_NUMPY=2.0 python3 dev.py test
+                                # 고정된 NumPy 대신 pyproject.toml이 허락하는 가장 낮은 NumPy로(CI가 한 번)
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -23,6 +26,8 @@ ROOT = Path(__file__).resolve().parent
 # 가상 환경 폴더. 여러 파이썬 버전을 나란히 시험할 때는 TINYGRAD_KO_VENV로 바꿉니다.
 VENV = ROOT / os.environ.get("TINYGRAD_KO_VENV", ".venv")
 CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
+# 고정된 NumPy 대신 설치할 버전(예: pyproject.toml이 허락하는 가장 낮은 버전). CI가 그 버전으로 한 번 돕니다.
+NUMPY_ENV = "TINYGRAD_KO_NUMPY"
 STAMP = VENV / "tinygrad_ko-installed.txt"
 ARCHIVE = ROOT / "dist" / "tinygrad_ko-site.zip"
 MIN_PYTHON = (3, 11)
@@ -41,9 +46,37 @@ def extras() -> str:
     return ",".join(names)
 
 
+def numpy_override() -> str | None:
+    """TINYGRAD_KO_NUMPY로 준 NumPy 버전(없으면 None). 버전 꼴이 아니면 한국어로 알리고 끝냅니다."""
+    version = os.environ.get(NUMPY_ENV, "").strip()
+    if not version:
+        return None
+    if not re.fullmatch(r"\d+(\.\d+){1,2}", version):
+        sys.exit(
+            f"{NUMPY_ENV}={version!r}은(는) NumPy 버전이 아닙니다. "
+            f"{NUMPY_ENV}=2.0 처럼 숫자와 점으로 된 버전을 주세요."
+        )
+    return version
+
+
+def constraints_file() -> Path:
+    """pip에 넘길 고정 버전 파일. TINYGRAD_KO_NUMPY가 있으면 numpy 줄만 그 버전으로 바꾼 사본입니다."""
+    version = numpy_override()
+    if version is None:
+        return CONSTRAINTS
+    lines = [
+        f"numpy=={version}" if line.lower().startswith("numpy==") else line
+        for line in CONSTRAINTS.read_text("utf-8").splitlines()
+    ]
+    path = VENV / "constraints-numpy.txt"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
 def install_fingerprint() -> str:
-    """설치에 영향을 주는 파일, 선택 의존성, 파이썬 버전의 해시. 같으면 다시 설치하지 않습니다."""
+    """설치에 영향을 주는 파일, 선택 의존성, NumPy 버전, 파이썬 버전의 해시. 같으면 다시 설치하지 않습니다."""
     digest = hashlib.sha256(sys.version.encode() + extras().encode())
+    digest.update((numpy_override() or "").encode())
     for path in (ROOT / "pyproject.toml", CONSTRAINTS):
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -55,6 +88,7 @@ def ensure_venv() -> Path:
             f"파이썬 {sys.version.split()[0]} 으로 실행했습니다. "
             f"tinygrad_ko 는 {MIN_PYTHON[0]}.{MIN_PYTHON[1]} 이상이 필요합니다."
         )
+    numpy_override()  # 잘못 준 버전은 가상 환경을 만들기 전에 알립니다
     python = venv_python()
     if not python.exists():
         print(f"[dev] 가상 환경을 만듭니다: {VENV}", flush=True)
@@ -65,7 +99,7 @@ def ensure_venv() -> Path:
     print("[dev] 고정된 의존성을 설치합니다 (처음 한 번, 또는 의존성이 바뀐 뒤).", flush=True)
     run(
         python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
-        "-c", str(CONSTRAINTS), "-e", f".[{extras()}]",
+        "-c", str(constraints_file()), "-e", f".[{extras()}]",
     )  # fmt: skip
     STAMP.write_text(fingerprint)
     return python
@@ -94,15 +128,32 @@ def cmd_serve(extra: list[str]) -> None:
     run(python, "-m", "mkdocs", "serve", "-a", "127.0.0.1:8000", *extra, env=tool_env())
 
 
+def korean_parser(**options):
+    """한국어로 답하는 ArgumentParser. 라이브러리의 것(표준 라이브러리만 씀)을 파일 경로로 읽습니다."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from korean_cli import KoreanArgumentParser
+    finally:
+        sys.path.pop(0)
+    return KoreanArgumentParser(**options)
+
+
 def cmd_build(extra: list[str]) -> None:
     """엄격 모드로 사이트를 만듭니다. `--zip`이면 오프라인용 압축 파일로도 묶습니다."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--zip", action="store_true")
-    parser.add_argument("-d", "--site-dir", default="site")
-    options, rest = parser.parse_known_args(extra)
+    parser = korean_parser(
+        prog="python3 dev.py build",
+        description="엄격 모드(mkdocs build --strict)로 사이트를 만듭니다.",
+    )
+    parser.add_argument(
+        "--zip", action="store_true", help="빌드한 뒤 dist/tinygrad_ko-site.zip 으로도 묶습니다."
+    )
+    parser.add_argument(
+        "-d", "--site-dir", default="site", metavar="폴더", help="사이트를 만들 폴더(기본값: site)"
+    )
+    options = parser.parse_args(extra)  # 모르는 옵션은 설치와 빌드 전에 한국어로 알립니다
     python = ensure_venv()
     run(
-        python, "-m", "mkdocs", "build", "--strict", "--site-dir", options.site_dir, *rest,
+        python, "-m", "mkdocs", "build", "--strict", "--site-dir", options.site_dir,
         env=tool_env(),
     )  # fmt: skip
     if options.zip:
@@ -135,6 +186,10 @@ COMMANDS = {
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"], ["help"]):
+        print(__doc__.strip())
+        print(f"\n명령: {', '.join(COMMANDS)}. build의 옵션은 python3 dev.py build -h")
+        return
     if not argv or argv[0] not in COMMANDS:
         names = ", ".join(COMMANDS)
         got = argv[0] if argv else "(없음)"

@@ -12,10 +12,11 @@ offline 플러그인, 벤더링한 MathJax와 mermaid). 장 노트북과 tinygra
 
 from __future__ import annotations
 
-import argparse
 import sys
 import zipfile
 from pathlib import Path
+
+from korean_cli import KoreanArgumentParser  # 같은 폴더: 한국어 도움말과 오류
 
 TOP = "tinygrad_ko-site"  # 압축을 풀면 생기는 폴더 이름
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
@@ -25,7 +26,7 @@ def pack(site: Path, archive: Path, top: str = TOP) -> int:
     """`site` 폴더를 `archive`(zip)로 묶고 파일 수를 돌려줍니다."""
     if not (site / "index.html").is_file():
         raise FileNotFoundError(
-            f"{site}/index.html 이 없습니다. 먼저 `python3 dev.py build`로 사이트를 만드세요."
+            f"{site}/index.html이 없습니다. 먼저 `python3 dev.py build`로 사이트를 만드세요."
         )
     archive.parent.mkdir(parents=True, exist_ok=True)
     files = sorted(p for p in site.rglob("*") if p.is_file())
@@ -41,7 +42,10 @@ def pack(site: Path, archive: Path, top: str = TOP) -> int:
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(description="빌드한 사이트를 오프라인용 zip 하나로 묶습니다.")
+    parser = KoreanArgumentParser(
+        prog="python3 scripts/site_archive.py",
+        description="빌드한 사이트를 오프라인용 zip 하나로 묶습니다.",
+    )
     parser.add_argument("site", type=Path, help="빌드한 사이트 폴더(보통 site)")
     parser.add_argument("archive", type=Path, help="만들 zip 파일")
     args = parser.parse_args(argv)

@@ -15,7 +15,6 @@ node_modules 나 package.json 이 생기지 않습니다. 필요한 것은 `npm`
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import shutil
@@ -26,6 +25,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from korean_cli import KoreanArgumentParser  # 같은 폴더: 한국어 도움말과 오류
 
 ROOT = Path(__file__).resolve().parent.parent
 VENDOR = ROOT / "docs" / "assets" / "vendor"
@@ -185,7 +186,9 @@ def check() -> int:
 
 def command_line(doc: str, check: Callable[[], int], refresh: Callable[[], None]) -> None:
     """받아 오는 스크립트들의 같은 명령줄: 인자가 없으면 다시 받고, `--check`이면 해시만 확인합니다."""
-    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser = KoreanArgumentParser(
+        prog=f"python3 scripts/{Path(sys.argv[0]).name}", description=doc.split("\n\n")[0]
+    )
     parser.add_argument("--check", action="store_true", help="받지 않고 해시만 확인합니다")
     if parser.parse_args().check:
         sys.exit(check())

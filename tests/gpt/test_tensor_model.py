@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from tinygrad_ko.gpt.checkpoint import sidecar_path
 from tinygrad_ko.gpt.cli import main
 from tinygrad_ko.gpt.config import GPTConfig, init_weights
 from tinygrad_ko.gpt.data import load_names
@@ -129,7 +130,7 @@ def test_command_line_train_and_sample(tmp_path, capsys):
     main(["train", "--data", "ko", "--steps", "40", "--out", str(out)])
     printed = capsys.readouterr()
     assert "저장했습니다" in printed.out and "steps/s" in printed.err
-    meta = json.loads(out.with_suffix(".json").read_text("utf-8"))
+    meta = json.loads(sidecar_path(out).read_text("utf-8"))
     assert meta["data"] == "ko" and len(meta["losses"]) == 40 and meta["config"]["n_embd"] == 16
     main(["sample", "--weights", str(out), "--n", "5", "--temperature", "0.5"])
     names = capsys.readouterr().out.split()
@@ -137,5 +138,5 @@ def test_command_line_train_and_sample(tmp_path, capsys):
 
 
 def test_command_line_reports_a_missing_file(tmp_path):
-    with pytest.raises(SystemExit, match="gpt-xx.json"):
+    with pytest.raises(SystemExit, match="gpt-xx.npz과\\(와\\) 설정 파일 .*gpt-xx.npz.json"):
         main(["sample", "--weights", str(tmp_path / "gpt-xx.npz")])

@@ -1,46 +1,228 @@
 """학습한 모델을 파일 두 개로 저장합니다: 가중치(.npz)와, 설정·데이터 이름·손실 기록(.json).
 
-가중치 파일은 텐서판 모델의 `save_weights`(프레임워크의 53단계)가 씁니다. 그래서 어느 엔진으로 학습했든
-같은 모양의 파일이 되고, `load_weights`가 이름과 모양을 확인하며 읽습니다.
+가중치 파일은 텐서판 모델의 `save_weights`(프레임워크의 53단계)와 같은 파일입니다. 그래서 어느 엔진으로
+학습했든 같은 모양의 파일이 되고, `load_weights`가 이름과 모양을 확인하며 읽습니다.
+
+설정 파일의 이름은 가중치 파일 이름 끝에 `.json`을 붙인 것입니다(`ko.npz` -> `ko.npz.json`). 확장자를
+바꾸면(`with_suffix`) `model.step100`과 `model.step200`이 둘 다 `model.json`이 되어 서로의 설정을
+덮어썼습니다. 예전 이름(`ko.npz` -> `ko.json`)으로 저장한 체크포인트도 읽습니다.
+
+두 파일은 짝으로 바뀝니다: 둘 다 임시 파일에 다 쓴 뒤에야 이름을 바꾸고, 두 번째 이름 바꾸기가 실패하면
+첫 번째를 되돌립니다. 그래서 저장이 실패해도 예전 체크포인트는 온전히 남습니다.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+import os
+import secrets
+import shutil
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import numpy as np
 
-from .config import GPTConfig
+from tinygrad_ko.nn.layers import _read_npz, save_target, write_beside
 
-__all__ = ["load_checkpoint", "save_checkpoint"]
+from .config import GPTConfig, weight_shapes
+
+__all__ = ["load_checkpoint", "save_checkpoint", "sidecar_path"]
+
+CONFIG_FIELDS = tuple(f.name for f in fields(GPTConfig))
+
+
+def sidecar_path(path: str | os.PathLike) -> Path:
+    """가중치 파일 옆의 설정 파일: 이름 끝에 `.json`을 붙입니다(`gpt-ko.npz` -> `gpt-ko.npz.json`)."""
+    path = _weights_path(path)
+    return path.with_name(path.name + ".json")
+
+
+def _legacy_sidecar(path: Path) -> Path | None:
+    """예전 이름(`ko.npz` -> `ko.json`). `.npz`로 끝나는 이름만: 그때만 다른 파일과 겹치지 않습니다."""
+    return path.with_suffix(".json") if path.suffix == ".npz" else None
+
+
+def _weights_path(path: str | os.PathLike) -> Path:
+    path = Path(path)
+    if path.is_dir() or not path.name or path.name in (".", ".."):
+        raise IsADirectoryError(
+            f"{path}은(는) 폴더입니다. 체크포인트의 가중치 파일(예: {path / 'gpt-ko.npz'})을 주세요."
+        )
+    return path
+
+
+def _to_json(value: object) -> object:
+    """json.dumps가 모르는 값: NumPy 수와 배열은 파이썬 값으로, 나머지는 한국어로 거절합니다."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(
+        f"기록(meta)의 값 {value!r}({type(value).__name__})은(는) JSON으로 저장할 수 없습니다. "
+        "수, 문자열, 참/거짓, 리스트, 사전만 넣으세요."
+    )
 
 
 def save_checkpoint(
-    path: Path, config: GPTConfig, weights: dict[str, np.ndarray], meta: dict
+    path: str | os.PathLike, config: GPTConfig, weights: dict[str, np.ndarray], meta: dict
 ) -> None:
+    """가중치를 `path`(.npz)에, 설정과 meta를 `sidecar_path(path)`(.json)에 짝으로 저장합니다.
+
+    meta에는 어느 이름 목록으로 학습했는지 `data`("ko"나 "en")가 있어야 합니다. 파일에 손대기 전에 모든
+    것을 확인하고 두 파일의 내용을 다 만들어 두므로, 확인이나 변환이 실패하면 아무 파일도 바뀌지 않습니다.
+    """
     from .tensor_model import TensorGPT
 
-    path = Path(path)
-    TensorGPT(config, weights).save_weights(path)
-    info = {"config": asdict(config), **meta}
-    path.with_suffix(".json").write_text(json.dumps(info, ensure_ascii=False, indent=1), "utf-8")
-
-
-def load_checkpoint(path: Path) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
-    """(설정, 가중치 사전, 그 밖의 기록)."""
-    from .config import init_weights
-    from .tensor_model import TensorGPT
-
-    path = Path(path)
-    sidecar = path.with_suffix(".json")
-    if not sidecar.is_file():
-        raise FileNotFoundError(
-            f"설정 파일 {sidecar} 이 없습니다. train 명령이 가중치와 함께 저장한 .json 을 같은 폴더에 두세요."
+    if not isinstance(meta, dict):
+        raise TypeError(f"meta는 사전이어야 합니다. 받은 값: {type(meta).__name__}")
+    if "config" in meta:
+        raise ValueError(
+            "meta에 'config' 항목이 있습니다. 설정은 config 인수로만 저장합니다(meta의 것이 설정을 "
+            "덮어쓰지 않게). meta에서 'config'를 빼세요."
         )
-    info = json.loads(sidecar.read_text("utf-8"))
-    config = GPTConfig(**info.pop("config"))
-    model = TensorGPT(config, init_weights(config))
-    model.load_weights(path)
-    return config, model.state_dict(), info
+    _check_data(meta.get("data"), config, "meta")
+    weights_file = save_target(_weights_path(path))
+    config_file = save_target(sidecar_path(path))
+    arrays = TensorGPT(config, weights).state_dict()  # 설정과 모양이 맞는지도 여기서 봅니다
+    text = json.dumps(
+        {"config": asdict(config), **meta}, ensure_ascii=False, indent=1, default=_to_json
+    )
+    staged = []
+    try:
+        staged.append(write_beside(weights_file, lambda f: np.savez_compressed(f, **arrays)))
+        staged.append(write_beside(config_file, lambda f: f.write(text.encode("utf-8"))))
+        _replace_pair(staged[0], weights_file, staged[1], config_file)
+    finally:
+        for temporary in staged:
+            if temporary.exists():
+                temporary.unlink()
+
+
+def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Path) -> None:
+    """두 임시 파일을 제자리로. 두 번째가 실패하면 첫 번째를 예전 가중치로 되돌립니다."""
+    backup = None
+    if weights.exists():
+        backup = weights.with_name(f".{weights.name}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(weights, backup)  # 예전 가중치를 복사 없이 붙잡아 둡니다
+        except OSError:  # 하드 링크를 못 만드는 파일 시스템
+            shutil.copy2(weights, backup)
+    try:
+        os.replace(new_weights, weights)
+        try:
+            os.replace(new_config, config)
+        except BaseException:
+            if backup is not None:
+                os.replace(backup, weights)
+            else:
+                weights.unlink()
+            raise
+    finally:
+        if backup is not None and backup.exists():
+            backup.unlink()
+
+
+def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
+    """(설정, 가중치 사전, 그 밖의 기록). 두 파일을 함께 확인하고, 문제가 있으면 파일과 항목을 말합니다."""
+    from .tensor_model import TensorGPT
+
+    path = _weights_path(path)
+    sidecar = sidecar_path(path)
+    legacy = _legacy_sidecar(path)
+    if not sidecar.is_file() and legacy is not None and legacy.is_file():
+        sidecar = legacy
+    if not path.is_file() or not sidecar.is_file():
+        raise FileNotFoundError(_missing_message(path, sidecar))
+    info = _read_info(sidecar)
+    config = _read_config(info.pop("config", None), sidecar)
+    _check_data(info.get("data"), config, f"설정 파일 {sidecar}")
+    arrays = _read_npz(path)  # .npz가 아니면 그 파일을 말하는 한국어 오류
+    shapes = weight_shapes(config)
+    problems = [
+        f"{name}: 설정으로는 {shape}, 파일에는 {arrays[name].shape if name in arrays else '없음'}"
+        for name, shape in shapes.items()
+        if name not in arrays or arrays[name].shape != shape
+    ]
+    problems += [f"{name}: 설정에 없는 배열" for name in arrays if name not in shapes]
+    if problems:
+        raise ValueError(
+            f"가중치 파일 {path}이(가) 설정 파일 {sidecar}의 config와 맞지 않습니다"
+            f"({'; '.join(problems[:3])}{' …' if len(problems) > 3 else ''}). "
+            "같은 train 실행이 함께 저장한 두 파일을 쓰세요."
+        )
+    return config, TensorGPT(config, arrays).state_dict(), info
+
+
+def _missing_message(path: Path, sidecar: Path) -> str:
+    have_weights, have_config = path.is_file(), sidecar.is_file()
+    if not have_weights and not have_config:
+        found = f"가중치 파일 {path}과(와) 설정 파일 {sidecar}이(가) 모두 없습니다."
+    elif not have_weights:
+        found = f"가중치 파일 {path}이(가) 없습니다(설정 파일 {sidecar}은(는) 있습니다)."
+    else:
+        found = f"설정 파일 {sidecar}이(가) 없습니다(가중치 파일 {path}은(는) 있습니다)."
+    return (
+        f"체크포인트를 읽을 수 없습니다. {found} train 명령이 함께 저장한 두 파일을 같은 폴더에 두거나, "
+        f"python3 -m tinygrad_ko.gpt train --out {path} 로 먼저 학습하세요."
+    )
+
+
+def _read_info(sidecar: Path) -> dict:
+    try:
+        info = json.loads(sidecar.read_text("utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"설정 파일 {sidecar}이(가) 망가졌습니다: {error.lineno}번째 줄 {error.colno}번째 글자에서 "
+            "JSON을 읽지 못했습니다. train으로 다시 저장하세요."
+        ) from None
+    except UnicodeDecodeError:
+        raise ValueError(
+            f"설정 파일 {sidecar}이(가) UTF-8 글이 아닙니다. train이 저장한 .json 파일을 주세요."
+        ) from None
+    if not isinstance(info, dict):
+        raise ValueError(
+            f"설정 파일 {sidecar}의 내용이 사전({{...}})이 아니라 {type(info).__name__}입니다. "
+            "train이 저장한 .json 파일을 주세요."
+        )
+    return info
+
+
+def _read_config(raw: object, sidecar: Path) -> GPTConfig:
+    where = f"설정 파일 {sidecar}의 'config' 항목"
+    if raw is None:
+        raise ValueError(
+            f"설정 파일 {sidecar}에 'config' 항목(모델의 크기)이 없습니다. "
+            "train이 가중치와 함께 저장한 .json 파일을 주세요."
+        )
+    if not isinstance(raw, dict):
+        raise ValueError(
+            f"{where}이 사전이 아니라 {type(raw).__name__}입니다. train으로 다시 저장하세요."
+        )
+    unknown = sorted(set(raw) - set(CONFIG_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"{where}에 모르는 키 {', '.join(unknown)}이(가) 있습니다. "
+            f"쓸 수 있는 키: {', '.join(CONFIG_FIELDS)}. 그 키를 지우거나 train으로 다시 저장하세요."
+        )
+    if "vocab_size" not in raw:
+        raise ValueError(f"{where}에 vocab_size가 없습니다. train으로 다시 저장하세요.")
+    try:
+        return GPTConfig(**raw)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def _check_data(data: object, config: GPTConfig, where: str) -> None:
+    """이름 목록(ko/en)이 있는지, 그 토크나이저의 어휘 크기가 설정과 같은지."""
+    from .data import DATASETS, TOKENIZERS
+
+    if data not in DATASETS:
+        got = "없음" if data is None else repr(data)
+        raise ValueError(
+            f"{where}의 'data' 항목(학습한 이름 목록)이 {got}입니다. "
+            f"{' 또는 '.join(map(repr, DATASETS))}이어야 합니다. train이 저장한 파일을 쓰세요."
+        )
+    vocab = TOKENIZERS[data]().vocab_size
+    if config.vocab_size != vocab:
+        raise ValueError(
+            f"{where}: 'data'는 {data!r}(어휘 {vocab}개)인데 config의 vocab_size는 {config.vocab_size}입니다. "
+            "두 값은 같은 학습에서 나와야 합니다. train이 함께 저장한 두 파일을 쓰세요."
+        )

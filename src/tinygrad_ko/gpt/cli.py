@@ -3,8 +3,8 @@
     python3 -m tinygrad_ko.gpt train --data ko --steps 1000            # 학습하고 gpt-ko.npz 에 저장
     python3 -m tinygrad_ko.gpt sample --n 20 --temperature 0.5         # gpt-ko.npz 에서 이름 20개
 
-`train`은 가중치를 `--out`(기본값 `gpt-<data>.npz`)에, 설정과 스텝마다의 손실을 같은 이름의 `.json`에
-씁니다. `sample`은 그 두 파일을 읽습니다. `--engine value`는 스칼라 `Value`판으로, `tensor`(기본값)는
+`train`은 가중치를 `--out`(기본값 `gpt-<data>.npz`)에, 설정과 스텝마다의 손실을 그 이름 끝에 `.json`을
+붙인 파일(`gpt-ko.npz.json`)에 씁니다. `sample`은 그 두 파일을 읽습니다. `--engine value`는 스칼라 `Value`판으로, `tensor`(기본값)는
 텐서판으로 학습합니다. 두 판은 같은 시드에서 같은 손실을 냅니다(빠르기만 다릅니다).
 """
 
@@ -14,32 +14,92 @@ import argparse
 import sys
 from pathlib import Path
 
-from .checkpoint import load_checkpoint, save_checkpoint
+from tinygrad_ko.nn.layers import save_target
+
+from .arguments import KoreanArgumentParser, finite_float, integer
+from .checkpoint import load_checkpoint, save_checkpoint, sidecar_path
 from .config import GPTConfig, init_weights
 from .data import load_names
 from .sampling import sample_names
 from .training import Progress, train
 
 ENGINES = ("tensor", "value")
+SUMMARY_STEPS = 100  # 마지막 몇 스텝의 평균 손실을 알릴지
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python3 -m tinygrad_ko.gpt", description="이름으로 학습하는 작은 GPT(한국어 microGPT)"
+    parser = KoreanArgumentParser(
+        prog="python3 -m tinygrad_ko.gpt",
+        description="이름으로 학습하는 작은 GPT(한국어 microGPT)",
+        epilog="명령마다의 옵션: python3 -m tinygrad_ko.gpt train -h, … sample -h",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    learn = commands.add_parser("train", help="이름 목록으로 학습하고 가중치를 저장합니다.")
-    learn.add_argument("--data", choices=("ko", "en"), default="ko", help="ko: 한국어, en: 영어")
-    learn.add_argument("--steps", type=int, default=1000, help="학습 스텝 수(스텝마다 이름 하나)")
-    learn.add_argument("--lr", type=float, default=0.01, help="처음 학습률(끝에서 0까지 선형 감소)")
-    learn.add_argument("--seed", type=int, default=0, help="처음 가중치와 이름 순서의 시드")
-    learn.add_argument("--engine", choices=ENGINES, default="tensor")
-    learn.add_argument("--out", type=Path, help="가중치 파일(.npz). 기본값: gpt-<data>.npz")
-    draw = commands.add_parser("sample", help="저장한 모델에서 이름을 뽑습니다.")
-    draw.add_argument("--weights", type=Path, help="train이 저장한 .npz. 기본값: gpt-ko.npz")
-    draw.add_argument("--n", type=int, default=20, help="뽑을 이름 수")
-    draw.add_argument("--temperature", type=float, default=0.5, help="온도(0보다 큰 수)")
-    draw.add_argument("--seed", type=int, default=0, help="샘플링 시드")
+    learn = commands.add_parser(
+        "train",
+        help="이름 목록으로 학습하고 가중치를 저장합니다.",
+        description="이름 목록으로 학습하고 가중치와 설정을 저장합니다.",
+    )
+    learn.add_argument(
+        "--data", choices=("ko", "en"), default="ko", help="ko: 한국어, en: 영어(기본값: ko)"
+    )
+    learn.add_argument(
+        "--steps",
+        metavar="스텝수",
+        type=integer(1),
+        default=1000,
+        help="학습 스텝 수(스텝마다 이름 하나, 기본값: 1000)",
+    )
+    learn.add_argument(
+        "--lr",
+        metavar="학습률",
+        type=finite_float(),
+        default=0.01,
+        help="처음 학습률(0보다 큰 수, 끝에서 0까지 선형 감소, 기본값: 0.01)",
+    )
+    learn.add_argument(
+        "--seed",
+        metavar="시드",
+        type=integer(0),
+        default=0,
+        help="처음 가중치와 이름 순서의 시드(0 이상의 정수, 기본값: 0)",
+    )
+    learn.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="tensor",
+        help="tensor: 텐서판(빠름), value: 스칼라 Value판(같은 손실, 느림). 기본값: tensor",
+    )
+    learn.add_argument(
+        "--out",
+        metavar="파일",
+        type=Path,
+        help="가중치 파일(.npz). 설정은 그 이름 끝에 .json을 붙인 파일에. 기본값: gpt-<data>.npz",
+    )
+    draw = commands.add_parser(
+        "sample",
+        help="저장한 모델에서 이름을 뽑습니다.",
+        description="train이 저장한 모델에서 이름을 뽑습니다.",
+    )
+    draw.add_argument(
+        "--weights", metavar="파일", type=Path, help="train이 저장한 .npz(기본값: gpt-ko.npz)"
+    )
+    draw.add_argument(
+        "--n", metavar="개수", type=integer(0), default=20, help="뽑을 이름 수(0 이상, 기본값: 20)"
+    )
+    draw.add_argument(
+        "--temperature",
+        metavar="온도",
+        type=finite_float(),
+        default=0.5,
+        help="온도(0보다 큰 수, 기본값: 0.5)",
+    )
+    draw.add_argument(
+        "--seed",
+        metavar="시드",
+        type=integer(0),
+        default=0,
+        help="샘플링 시드(0 이상의 정수, 기본값: 0)",
+    )
     return parser
 
 
@@ -58,6 +118,10 @@ def make_engine(kind: str, config: GPTConfig, weights):
 
 
 def cmd_train(args: argparse.Namespace) -> None:
+    out = args.out or Path(f"gpt-{args.data}.npz")
+    # 학습 전에 두 파일을 쓸 수 있는지 봅니다(몇 분 학습한 뒤에 폴더가 없다고 알리지 않게).
+    save_target(out)
+    save_target(sidecar_path(out))
     names, tokenizer = load_names(args.data)
     config = GPTConfig(tokenizer.vocab_size)
     engine, state = make_engine(args.engine, config, init_weights(config, args.seed))
@@ -65,7 +129,6 @@ def cmd_train(args: argparse.Namespace) -> None:
     losses = train(
         engine, names, tokenizer, args.steps, lr=args.lr, seed=args.seed, progress=progress
     )
-    out = args.out or Path(f"gpt-{args.data}.npz")
     meta = {
         "data": args.data,
         "steps": args.steps,
@@ -76,11 +139,12 @@ def cmd_train(args: argparse.Namespace) -> None:
         "losses": losses,
     }
     save_checkpoint(out, config, state(), meta)
+    last = losses[-SUMMARY_STEPS:]
     print(
         f"이름 {len(names):,}개, 매개변수 {sum(a.size for a in state().values()):,}개, {args.steps}스텝"
     )
-    print(f"마지막 100스텝의 평균 손실: {sum(losses[-100:]) / len(losses[-100:]):.4f}")
-    print(f"저장했습니다: {out} (설정과 손실: {out.with_suffix('.json')})")
+    print(f"마지막 {len(last)}스텝의 평균 손실: {sum(last) / len(last):.4f}")
+    print(f"저장했습니다: {out} (설정과 손실: {sidecar_path(out)})")
 
 
 def cmd_sample(args: argparse.Namespace) -> None:
@@ -105,5 +169,5 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     try:
         cmd_train(args) if args.command == "train" else cmd_sample(args)
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, TypeError, OSError) as error:
         sys.exit(f"오류: {error}")

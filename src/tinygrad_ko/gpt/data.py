@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+import numbers
 import string
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -26,6 +28,7 @@ from .hangul import JAMO, LEADS, VOWELS, compose, decompose
 __all__ = [
     "DATASETS",
     "Tokenizer",
+    "check_token_ids",
     "english_tokenizer",
     "korean_tokenizer",
     "load_names",
@@ -67,6 +70,11 @@ class Tokenizer:
 
     def encode(self, name: str) -> list[int]:
         """이름 -> [BOS, 기호…, BOS]. 어휘에 없는 기호가 있으면 ValueError."""
+        if not isinstance(name, str):
+            raise TypeError(
+                f"이름은 문자열이어야 합니다. 받은 값: {name!r}({type(name).__name__}). "
+                "'민준'처럼 글자로 된 이름을 넘기세요."
+            )
         ids = [self.bos]
         for symbol in self.split(name):
             if symbol not in self._index:
@@ -83,11 +91,13 @@ class Tokenizer:
 
     def decode(self, ids: list[int]) -> str:
         """토큰 번호 -> 화면에 보일 이름. BOS는 건너뛰고, 한국어는 음절로 모읍니다(NFC)."""
+        ids = check_token_ids(ids, self.vocab_size, least=0)
         text = "".join(self.symbols[i - 1] for i in ids if i != self.bos)
         return compose(text) if self.language == "ko" else text
 
     def label(self, token: int) -> str:
         """그림의 눈금에 쓸 토큰 하나의 글자: BOS는 'BOS', 자모는 홀로 선 모양(ㄱ, ㅏ …)."""
+        (token,) = check_token_ids([token], self.vocab_size)
         if token == self.bos:
             return "BOS"
         return compose(self.symbols[token - 1])
@@ -96,7 +106,7 @@ class Tokenizer:
     def state_after(self, ids: list[int]) -> str:
         """[BOS, …] 다음의 문법 상태."""
         state = START
-        for token in ids:
+        for token in check_token_ids(ids, self.vocab_size, least=0):
             if token != self.bos:
                 state = self._kind[token]
         return state
@@ -104,6 +114,32 @@ class Tokenizer:
     def allowed(self, ids: list[int]) -> np.ndarray:
         """[BOS, 기호…] 다음에 올 수 있는 토큰들(bool 배열, 길이 vocab_size)."""
         return self._masks[self.state_after(ids)]
+
+
+def check_token_ids(ids: Iterable[int], vocab_size: int, *, least: int = 1) -> list[int]:
+    """토큰 번호들을 확인해 파이썬 정수의 리스트로 돌려줍니다. 번호는 0 이상 vocab_size 미만의 정수입니다.
+
+    음수는 NumPy 인덱싱에서 뒤에서부터 세는 번호가 되고 실수는 잘려, 틀린 토큰을 조용히 읽게 됩니다.
+    """
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise TypeError(
+            f"토큰 번호의 목록을 넘기세요. 받은 값: {ids!r}({type(ids).__name__}). 예: [0, 3, 5]"
+        )
+    ids = list(ids)
+    if len(ids) < least:
+        raise ValueError("토큰이 하나도 없습니다. [BOS, …] 처럼 토큰 번호를 하나 이상 넘기세요.")
+    for token in ids:
+        if isinstance(token, bool) or not isinstance(token, numbers.Integral):
+            raise TypeError(
+                f"토큰 번호는 정수여야 합니다. 받은 값: {token!r}({type(token).__name__}). "
+                "토크나이저의 encode가 만든 번호를 넘기세요."
+            )
+        if not 0 <= token < vocab_size:
+            raise ValueError(
+                f"토큰 번호 {token!r}가 어휘 크기({vocab_size}) 밖에 있습니다. "
+                "같은 토크나이저로 만든 번호(0 이상, 어휘 크기 미만)를 넘기세요."
+            )
+    return [int(token) for token in ids]
 
 
 def _describe_alphabet(tokenizer: Tokenizer) -> str:

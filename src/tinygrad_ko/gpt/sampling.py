@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -24,14 +26,30 @@ LogitsFn = Callable[[Sequence[int]], np.ndarray]
 
 def _check_temperature(temperature: float) -> float:
     if (
-        not isinstance(temperature, int | float)
+        not isinstance(temperature, numbers.Real)
         or isinstance(temperature, bool)
-        or not temperature > 0
+        or not 0 < temperature < math.inf
     ):
         raise ValueError(
-            f"온도(temperature)는 0보다 큰 수여야 합니다. 받은 값: {temperature!r}. 0.5, 1.0처럼 넣으세요."
+            f"온도(temperature)는 0보다 큰 유한한 수여야 합니다. 받은 값: {temperature!r}. 0.5, 1.0처럼 넣으세요."
         )
     return float(temperature)
+
+
+def _check_logits(logits: np.ndarray, tokenizer: Tokenizer) -> np.ndarray:
+    """모델이 낸 점수: 길이가 어휘 크기이고 NaN이나 +inf가 없어야 확률을 만들 수 있습니다."""
+    logits = np.asarray(logits, dtype=float)
+    if logits.shape != (tokenizer.vocab_size,):
+        raise ValueError(
+            f"모델이 낸 점수의 모양이 {logits.shape}입니다. 이 토크나이저에서는 ({tokenizer.vocab_size},)이어야 "
+            "합니다. 같은 데이터(ko/en)로 학습한 모델과 토크나이저를 함께 쓰세요."
+        )
+    if np.isnan(logits).any() or np.isposinf(logits).any():
+        raise ValueError(
+            "모델이 낸 점수(logits)에 NaN이나 +inf가 있어 확률을 만들 수 없습니다. 가중치가 망가졌는지"
+            "(학습률이 너무 커서 NaN이 되었는지) 확인하고 다시 학습하세요."
+        )
+    return logits
 
 
 # --8<-- [start:sample]
@@ -48,10 +66,17 @@ def sample_ids(
     temperature = _check_temperature(temperature)
     ids = [tokenizer.bos]
     while len(ids) <= block_size:  # 위치 0 … block_size-1 까지만 읽을 수 있습니다
-        scores = np.asarray(logits_fn(ids), dtype=float) / temperature
+        scores = _check_logits(logits_fn(ids), tokenizer)
         if grammar:
             scores = np.where(tokenizer.allowed(ids), scores, -np.inf)
-        probs = np.exp(scores - scores.max())
+        if scores.max() == -np.inf:
+            raise ValueError(
+                "모든 토큰의 점수가 -inf라 뽑을 토큰이 없습니다. 모델의 가중치를 확인하세요."
+            )
+        # 최댓값을 먼저 빼고 온도로 나눕니다: 아주 작은 온도에서도 inf - inf(NaN)가 생기지 않고,
+        # 넘쳐서 -inf가 된 자리는 확률 0이 됩니다.
+        with np.errstate(over="ignore"):
+            probs = np.exp((scores - scores.max()) / temperature)
         token = int(rng.choice(len(probs), p=probs / probs.sum()))
         if token == tokenizer.bos:
             break
@@ -73,7 +98,7 @@ def sample_names(
     grammar: bool = True,
 ) -> list[str]:
     """이름 n개를 뽑아 화면에 보일 글자로(한국어는 음절로 모아서) 돌려줍니다."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n은 0 이상의 정수여야 합니다. 받은 값: {n!r}")
     rng = np.random.default_rng(seed)
     return [

@@ -18,9 +18,10 @@ import numpy as np
 
 from tinygrad_ko import Parameter, exp, log, no_grad
 from tinygrad_ko.nn.layers import Layer
-from tinygrad_ko.optimizers import Adam
+from tinygrad_ko.optimizers import Adam, _check_number
 
 from .config import GPTConfig, weight_shapes
+from .data import check_token_ids
 
 __all__ = ["TensorEngine", "TensorGPT", "causal_mask", "cross_entropy", "rms_norm", "softmax"]
 
@@ -121,6 +122,11 @@ class TensorGPT(Layer):
 
         길이가 다른 이름은 BOS로 채워 한 배열에 담고, 채운 자리의 예측은 손실에서 뺍니다.
         """
+        if isinstance(batch, str | bytes) or not isinstance(batch, Sequence) or not len(batch):
+            raise ValueError(
+                "이름이 하나도 없습니다. [[BOS, …, BOS], …]처럼 토큰 번호 목록을 하나 이상 넘기세요."
+            )
+        batch = [check_token_ids(ids, self.config.vocab_size) for ids in batch]
         t = min(self.config.block_size, max(len(ids) for ids in batch) - 1)
         idx = np.zeros((len(batch), t), dtype=np.int64)  # 채우는 값: BOS(0)
         targets = np.full((len(batch), t), -1, dtype=np.int64)  # -1: 손실에서 뺄 자리
@@ -140,7 +146,7 @@ class TensorGPT(Layer):
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids 다음에 올 토큰의 점수(그래프를 기록하지 않습니다)."""
-        ids = list(ids)[-self.config.block_size :]
+        ids = check_token_ids(ids, self.config.vocab_size)[-self.config.block_size :]
         with no_grad():
             return self(np.array([ids], dtype=np.int64)).data[0, -1]
 
@@ -162,7 +168,7 @@ class TensorEngine:
         self.model.cleargrads()
         loss = self.model.loss(batch)
         loss.backward()
-        self.optimizer.lr = lr
+        self.optimizer.lr = _check_number("lr", lr, positive=True)  # 옵티마이저가 만들 때 하는 검사
         self.optimizer.step()
         return float(loss.data)
 

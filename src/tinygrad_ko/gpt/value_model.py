@@ -16,6 +16,7 @@ import numpy as np
 from tinygrad_ko.micrograd.value import Value
 
 from .config import GPTConfig, weight_shapes
+from .data import check_token_ids
 
 __all__ = ["ValueAdam", "ValueGPT", "cross_entropy", "dot", "rms_norm", "softmax", "total"]
 
@@ -140,16 +141,7 @@ class ValueGPT:
         return [([], []) for _ in range(self.config.n_layer)]
 
     def _check_ids(self, ids: Sequence[int]) -> None:
-        if len(ids) < 1:
-            raise ValueError(
-                "토큰이 하나도 없습니다. [BOS, …] 처럼 토큰 번호를 하나 이상 넘기세요."
-            )
-        bad = [t for t in ids if not 0 <= t < self.config.vocab_size]
-        if bad:
-            raise ValueError(
-                f"토큰 번호 {bad[0]!r}가 어휘 크기({self.config.vocab_size}) 밖에 있습니다. "
-                "같은 토크나이저로 만든 번호를 넘기세요."
-            )
+        check_token_ids(ids, self.config.vocab_size)
 
     def loss(self, ids: Sequence[int]) -> Value:
         """[BOS, 기호…, BOS]에서 다음 토큰을 맞히는 교차 엔트로피의 평균(문맥 길이까지만)."""

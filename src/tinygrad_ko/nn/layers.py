@@ -11,10 +11,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -71,11 +73,9 @@ class Layer:
                     f"정하는 층입니다). 데이터를 한 번 넣어 순전파한 뒤에 저장하세요."
                 )
             arrays[name] = param.data
-        target = Path(path)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+        target = save_target(path)  # 폴더가 있는지 먼저 보고, 심볼릭 링크는 가리키는 파일로
+        temporary = write_beside(target, lambda file: np.savez_compressed(file, **arrays))
         try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez_compressed(file, **arrays)
             os.replace(temporary, target)
         except BaseException:
             os.unlink(temporary)
@@ -130,6 +130,59 @@ def _visit(
         for i, element in enumerate(item):
             if isinstance(element, Parameter | Layer | list | tuple):
                 yield from _visit(element, f"{name}.{i}", seen, visiting)
+
+
+def save_target(path: str | os.PathLike) -> Path:
+    """저장할 실제 파일. 심볼릭 링크면 링크를 두고 그 링크가 가리키는 파일에 씁니다(np.savez와 같음).
+
+    쓰기 전에 폴더가 있는지, 경로가 폴더 자체가 아닌지 봅니다. 그래야 오류가 임시 파일의 이름이 아니라
+    받은 경로를 말하고, 오래 걸리는 일을 하기 전에(학습 전에) 확인할 수 있습니다.
+    """
+    given = Path(path)
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    if target.is_dir() or not target.name:
+        raise IsADirectoryError(
+            f"{given}은(는) 폴더입니다. 폴더 안의 파일 이름(예: {given / 'model.npz'})을 주세요."
+        )
+    folder = target.parent
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            f"{given}을(를) 저장할 폴더 {folder}이(가) 없습니다. 폴더를 먼저 만들거나 있는 폴더를 주세요."
+        )
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        raise PermissionError(f"{given}에 쓸 권한이 없습니다. 쓸 수 있는 폴더의 경로를 주세요.")
+    return target
+
+
+def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
+    """target과 같은 폴더의 새 임시 파일에 `write(file)`로 쓰고, 그 임시 파일의 경로를 돌려줍니다.
+
+    권한은 보통의 파일 만들기와 같습니다: 이미 있는 파일이면 그 파일의 권한을 그대로, 없으면 umask를
+    따른 권한(보통 0644). `tempfile.mkstemp`는 늘 0600으로 만들어, 저장할 때마다 권한이 바뀌었습니다.
+    쓰다가 실패하면 임시 파일을 지우고 오류를 그대로 냅니다.
+    """
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    for _ in range(100):
+        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            # 0o666에서 umask를 뺀 권한으로 만듭니다(open()으로 새 파일을 만들 때와 같음).
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 이름 100개가 모두 있을 수는 없습니다
+        raise FileExistsError(f"{target} 옆에 임시 파일을 만들 수 없습니다.")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            if mode is not None:
+                os.chmod(temporary, mode)
+            write(file)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return temporary
 
 
 def _read_npz(path: Path) -> dict[str, np.ndarray]:
