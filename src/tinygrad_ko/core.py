@@ -82,6 +82,7 @@ class Variable:
     dtype입니다: float32 변수를 float64 상수와 계산해도 `grad`는 float32입니다(PyTorch와 같음).
 
     `pickle`과 `copy.copy`는 값(data, name, requires_grad)만 담은 말단 변수를 만듭니다(PyTorch와 같음).
+    `Parameter`는 복사본도 `Parameter`이고, deepcopy한 복사본은 미분값 없이 시작합니다(PyTorch와 같음).
     `copy.deepcopy`는 말단 변수만 됩니다. 계산 그래프의 중간 변수는 거부합니다(PyTorch와 같음).
     """
 
@@ -162,7 +163,10 @@ class Variable:
         창조자를 따라 그래프 전체를 담으면 약한 참조(weakref) 때문에 실패하고, 깊은 그래프에서는
         RecursionError가 납니다. PyTorch도 값과 requires_grad만 담습니다.
         """
-        return (_restore_variable, (self.data, self.name, self.requires_grad))
+        if type(self) is Variable:
+            return (_restore_variable, (self.data, self.name, self.requires_grad))
+        # 하위 클래스(Parameter)는 타입도 담습니다. 안 그러면 층의 복사본에서 매개변수가 사라집니다.
+        return (_restore_variable, (self.data, self.name, self.requires_grad, type(self)))
 
     def __deepcopy__(self, memo: dict) -> Variable:
         if self.creator is not None:
@@ -172,8 +176,10 @@ class Variable:
                 f"틀립니다. 값만 필요하면 Variable(y.data.copy())를, 그래프가 필요하면 순전파를 다시 "
                 f"계산하세요."
             )
-        new = _restore_variable(copy.deepcopy(self.data, memo), self.name, self.requires_grad)
-        new.grad = copy.deepcopy(self.grad, memo)
+        data = copy.deepcopy(self.data, memo)
+        new = _restore_variable(data, self.name, self.requires_grad, type(self))
+        if type(self) is Variable:  # PyTorch처럼 Parameter의 복사본은 미분값 없이 시작합니다.
+            new.grad = copy.deepcopy(self.grad, memo)
         memo[id(self)] = new
         return new
 
@@ -274,9 +280,16 @@ def as_variable(obj: object) -> Variable:
     )
 
 
-def _restore_variable(data: object, name: object, requires_grad: bool) -> Variable:
-    """pickle과 복사가 쓰는 생성자: 값만 담은 말단 변수(검사는 Variable()과 같음)."""
-    return Variable(data, name, requires_grad)
+def _restore_variable(
+    data: object, name: object, requires_grad: bool, cls: type = Variable
+) -> Variable:
+    """pickle과 복사가 쓰는 생성자: 값만 담은 말단 변수(검사는 Variable()과 같음). `cls`는
+    Variable이나 그 하위 클래스(Parameter)이며, 하위 클래스의 __init__은 부르지 않습니다."""
+    if not (isinstance(cls, type) and issubclass(cls, Variable)):
+        raise TypeError(f"Variable의 하위 클래스가 아닙니다: {describe(cls)}.")
+    new = cls.__new__(cls)
+    Variable.__init__(new, data, name, requires_grad)
+    return new
 
 
 def _hand_wired_message(var: Variable, func: object) -> str:
