@@ -358,7 +358,8 @@ class Div(LibraryFunction):
         need0, need1 = self.needs_input_grad
         return self.to_inputs(
             gy / x1 if need0 else None,
-            gy * (-x0 / x1**2) if need1 else None,
+            # -x0 / x1**2를 (x0 / x1) / x1로: x1**2가 먼저 넘치지 않습니다(float16의 300² > 65504).
+            -gy * (x0 / x1 / x1) if need1 else None,
         )
 
 
