@@ -44,6 +44,16 @@ class LibraryFunction(Function):
         return gy * factor
         # --8<-- [end:times]
 
+    def select(self, gy, mask):
+        """mask가 참인 원소의 gy만 남기고 나머지는 0(PyTorch의 where). `gy * mask`는 gy가 inf인 원소에서
+        inf · 0 = NaN을 흘려보내므로, 원소를 고르는 역전파(ReLU, clip)는 곱하지 않고 고릅니다."""
+        if isinstance(gy, Variable):  # create_graph: 고르기도 그래프에 기록합니다.
+            return Select(mask)(gy)
+        if gy is self.reusable_gy and mask.shape == gy.shape:
+            np.copyto(gy, 0, where=~mask)  # gy를 이 함수만 가졌으니 제자리에서 지웁니다.
+            return gy
+        return np.where(mask, gy, np.zeros((), gy.dtype))
+
     # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
         """이항 연산의 두 미분값을 각 입력의 모양으로 되돌립니다(브로드캐스트의 역전파).
@@ -272,7 +282,8 @@ class Pow(LibraryFunction):
         if self.c == 0:  # x**0 = 1은 상수입니다. x = 0에서 0 * 0**-1 = NaN이 되지 않게 합니다.
             zeros = np.zeros(np.shape(gy), dtype=np.result_type(gy))
             return zeros if not isinstance(x, Variable) else constant(zeros)
-        return self.c * x ** (self.c - 1) * gy
+        with np.errstate(divide="ignore"):  # 0의 음수 거듭제곱은 inf입니다(PyTorch처럼 경고 없이).
+            return self.c * x ** (self.c - 1) * gy
 
 
 class Clip(LibraryFunction):
@@ -297,7 +308,26 @@ class Clip(LibraryFunction):
             inside = data >= self.x_min
         else:
             inside = (data >= self.x_min) & (data <= self.x_max)
-        return gy * inside  # inside는 미분하지 않는 상수(bool 배열)입니다.
+        return self.select(gy, inside)  # inside는 미분하지 않는 상수(bool 배열)입니다.
+
+
+class Select(LibraryFunction):
+    """`LibraryFunction.select`를 그래프에 기록할 때(create_graph) 쓰는 함수: mask가 참인 원소만 남깁니다.
+
+    gy에 대해 선형이라 역전파도 같은 mask로 고르기입니다.
+    """
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+
+    def keep(self, needs):
+        return (False,)
+
+    def forward(self, gy):
+        return np.where(self.mask, gy, np.zeros((), gy.dtype))
+
+    def backward(self, ggx):
+        return self.select(ggx, self.mask)
 
 
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
