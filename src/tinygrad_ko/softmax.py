@@ -143,7 +143,7 @@ def softmax_cross_entropy(x, t):
     log_softmax로 한 번에 계산하므로, 점수가 ±1000이어도 유한한 값과 미분값이 나옵니다.
     """
     shape = np.shape(_data(x))
-    labels = np.asarray(_data(t))
+    labels = np.array(_data(t))  # 복사: 순전파 뒤에 t를 고쳐도 역전파는 순전파의 정답을 씁니다.
     if len(shape) != 2:
         raise ValueError(
             f"softmax_cross_entropy의 점수는 (샘플 수, 클래스 수) 모양의 2차원이어야 합니다. "
