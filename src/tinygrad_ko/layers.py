@@ -250,7 +250,7 @@ class Linear(Layer):
 
     def forward(self, x):
         if self.W.data is None:
-            self.in_size = _check_size("입력의 마지막 축 크기", np.shape(_data(x))[-1])
+            self.in_size = _check_size("입력의 마지막 축 크기", _last_axis(x))
             self._init_W()
         return linear(x, self.W, self.b)
         # --8<-- [end:linear]
@@ -261,6 +261,17 @@ class Linear(Layer):
 
 def _data(x: object) -> object:
     return x.data if isinstance(x, Variable) else x
+
+
+def _last_axis(x: object) -> int:
+    """입력의 마지막 축 크기(Linear가 W를 만들 때). 축이 없는 0차원 입력은 한국어로 거부합니다."""
+    shape = np.shape(_data(x))
+    if not shape:
+        raise ValueError(
+            f"Linear의 입력은 (샘플 수, 특징 수)처럼 마지막 축이 특징인 배열이어야 합니다. 받은 값: "
+            f"0차원 {type(x).__name__}(모양 ()). 수 하나라면 np.array([[값]])처럼 (1, 1)로 주세요."
+        )
+    return shape[-1]
 
 
 def _check_size(name: str, value: object) -> int:

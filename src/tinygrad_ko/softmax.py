@@ -65,6 +65,8 @@ class Softmax(LibraryFunction):
         return (False,)
 
     def forward(self, x):
+        if x.shape[self.axis] == 0:  # 빈 축: 같은 모양의 빈 결과(PyTorch와 같음)
+            return np.exp(x)
         y = np.exp(x - x.max(axis=self.axis, keepdims=True))
         return y / y.sum(axis=self.axis, keepdims=True)
 
@@ -87,6 +89,8 @@ class LogSoftmax(LibraryFunction):
         return (False,)
 
     def forward(self, x):
+        if x.shape[self.axis] == 0:  # 빈 축: 같은 모양의 빈 결과(PyTorch와 같음)
+            return np.exp(x)
         return _log_softmax_array(x, self.axis)
 
     def backward(self, gy):
@@ -107,8 +111,10 @@ class SoftmaxCrossEntropy(LibraryFunction):
 
     def forward(self, x):
         n = len(x)
+        if n == 0:  # 빈 배치: 평균을 낼 샘플이 없으므로 NaN(PyTorch의 평균과 같음)
+            return np.array(np.nan, dtype=x.dtype)
         log_p = _log_softmax_array(x, axis=1)
-        return -log_p[np.arange(n), self.t].sum() / max(n, 1)
+        return -log_p[np.arange(n), self.t].sum() / n
 
     def backward(self, gy):
         (x,) = self.saved()
