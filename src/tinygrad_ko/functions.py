@@ -259,7 +259,12 @@ class Log(LibraryFunction):
 
 
 class Pow(LibraryFunction):
-    """x ** c. 지수 c는 상수(파이썬 수)이며 미분하지 않습니다."""
+    """x ** c. 지수 c는 상수(파이썬 수)이며 미분하지 않습니다.
+
+    PyTorch와 다른 한 점: x = -0.0에서 c = 0.5의 미분값은 +inf(PyTorch는 sqrt의 규칙으로 -inf), c = -0.5의
+    값은 +inf(PyTorch는 rsqrt로 -inf)입니다. 미분이 정의되지 않는 점에서 무한대의 부호만 다르므로, 지수마다
+    길을 나누지 않고 NumPy의 거듭제곱(C의 pow 규칙)을 그대로 씁니다.
+    """
 
     def __init__(self, c: float) -> None:
         self.c = c
