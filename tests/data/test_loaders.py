@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from oracle import import_torch
 
 from tinygrad_ko.data.datasets import ArrayDataset, Dataset
 from tinygrad_ko.data.loaders import DataLoader
@@ -136,3 +137,87 @@ def test_compose_has_batch_only_when_every_transform_has_it():
 
     assert not hasattr(T.Compose([T.Flatten(), lambda x: x]), "batch")
     assert hasattr(T.Compose([]), "batch")
+
+
+# --- 샘플이 (x, t) 튜플이 아닐 때: PyTorch의 기본 collate처럼 행을 쌓습니다 ---------------------
+def test_plain_array_rows_are_samples():
+    data = np.arange(6.0).reshape(3, 2)
+    batches = list(DataLoader(data, 3, shuffle=False))
+    assert len(batches) == 1
+    x, t = batches[0]
+    np.testing.assert_array_equal(x, data)  # 예전에는 x = [0, 2, 4], t = [1, 3, 5]
+    assert t is None
+
+
+def test_plain_array_batches_match_torch():
+    torch = import_torch(__name__)
+    data = np.arange(21.0).reshape(7, 3)
+    ours = [x for x, _ in DataLoader(data, 3, shuffle=False)]
+    theirs = [b.numpy() for b in torch.utils.data.DataLoader(data, batch_size=3, shuffle=False)]
+    assert len(ours) == len(theirs) == 3
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_shuffled_plain_array_keeps_whole_rows():
+    data = np.arange(30.0).reshape(10, 3)
+    rows = np.concatenate([x for x, _ in DataLoader(data, 4, seed=0)])
+    assert rows.shape == (10, 3)
+    np.testing.assert_array_equal(rows[:, 1:] - rows[:, :1], [[1.0, 2.0]] * 10)
+    np.testing.assert_array_equal(np.sort(rows[:, 0]), data[:, 0])
+
+
+def test_list_of_feature_vectors_stacks_rows():
+    # PyTorch의 기본 collate는 리스트 샘플을 열별로 나누지만([tensor([0, 3]), ...]), 이 로더는
+    # (x, t)를 내주므로 리스트 샘플도 특징 벡터 하나로 보고 행으로 쌓습니다(세 번째 원소를 잃지 않음).
+    x, t = next(iter(DataLoader([[0, 1, 2], [3, 4, 5]], 2, shuffle=False)))
+    assert x.tolist() == [[0, 1, 2], [3, 4, 5]] and t is None
+
+
+def test_list_of_arrays_stacks_like_torch():
+    torch = import_torch(__name__)
+    rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([5.0, 6.0])]
+    (x, t), theirs = next(iter(DataLoader(rows, 3, shuffle=False))), None
+    theirs = next(iter(torch.utils.data.DataLoader(rows, batch_size=3))).numpy()
+    np.testing.assert_array_equal(x, theirs)
+    assert t is None
+
+
+def test_tuple_samples_keep_pairs_and_one_tuples_have_no_label():
+    pairs = [(np.array([i, -i]), i) for i in range(3)]
+    x, t = next(iter(DataLoader(pairs, 3, shuffle=False)))
+    assert x.tolist() == [[0, 0], [1, -1], [2, -2]] and t.tolist() == [0, 1, 2]
+    singles = [(np.array([i, -i]),) for i in range(3)]  # TensorDataset(X)처럼 원소 하나의 튜플
+    x, t = next(iter(DataLoader(singles, 3, shuffle=False)))
+    assert x.tolist() == [[0, 0], [1, -1], [2, -2]] and t is None
+
+
+def test_dataset_returning_bare_inputs_gives_rows():
+    class Rows(Dataset):
+        def prepare(self):
+            self.data = np.arange(6.0).reshape(3, 2)
+
+        def __getitem__(self, index):
+            return self.data[index]  # 튜플이 아닌 입력 하나
+
+    x, t = next(iter(DataLoader(Rows(), 3, shuffle=False)))
+    np.testing.assert_array_equal(x, np.arange(6.0).reshape(3, 2))
+    assert t is None
+
+
+def test_three_element_tuple_is_refused():
+    triples = [(np.zeros(2), 0, 1)] * 2
+    with pytest.raises(ValueError, match="원소 3개인 튜플"):
+        next(iter(DataLoader(triples, 2)))
+
+
+def test_ragged_samples_are_refused_in_korean():
+    with pytest.raises(ValueError, match=r"모양이 같아야.*\(2,\), \(3,\)"):
+        next(iter(DataLoader([[0, 1], [2, 3, 4]], 2, shuffle=False)))
+    with pytest.raises(ValueError, match="고르지 않은 리스트"):
+        next(iter(DataLoader([[np.zeros(2), 1], [np.zeros(2), 0]], 2, shuffle=False)))
+
+
+def test_zero_dim_array_is_not_a_dataset():
+    with pytest.raises(TypeError, match="0차원 배열"):
+        DataLoader(np.array(1.0), batch_size=2)

@@ -149,3 +149,21 @@ def test_accuracy():
         accuracy(y, np.array([1, 0]))
     with pytest.raises(ValueError, match="하나도"):
         accuracy(np.zeros((0, 2)), np.zeros(0, dtype=int))
+
+
+def test_changing_the_labels_after_forward_does_not_change_the_gradient():
+    scores = np.random.default_rng(0).normal(size=(4, 3))
+    t = np.array([0, 2, 1, 1])
+    x = Variable(scores.copy())
+    loss = softmax_cross_entropy(x, t)
+    t[:] = 0  # 순전파 뒤에 정답 배열을 고칩니다(다음 배치를 같은 배열에 읽어 들이는 코드처럼).
+    loss.backward()
+    expected = Variable(scores.copy())
+    softmax_cross_entropy(expected, np.array([0, 2, 1, 1])).backward()
+    np.testing.assert_array_equal(x.grad, expected.grad)
+    labels = Variable(np.array([0, 2, 1, 1]), requires_grad=False)
+    y = Variable(scores.copy())
+    loss = softmax_cross_entropy(y, labels)
+    labels.data[:] = 2
+    loss.backward()
+    np.testing.assert_array_equal(y.grad, expected.grad)

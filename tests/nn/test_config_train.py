@@ -2,6 +2,7 @@
 
 import threading
 
+import numpy as np
 import pytest
 
 import tinygrad_ko as tg
@@ -45,3 +46,20 @@ def test_unknown_setting_is_refused():
     with pytest.raises(AttributeError, match="train"):
         with tg.using_config("training", False):
             pass
+
+
+@pytest.mark.parametrize("value", ["False", 0, 1, None, np.bool_(False)])
+def test_train_refuses_non_bool_like_enable_backprop(value):
+    # "False"는 참으로 읽히므로 받으면 학습 모드가 조용히 켜진 채 남습니다.
+    with pytest.raises(TypeError, match="설정 train에는 True나 False"):
+        tg.Config.train = value
+    assert tg.Config.train is True
+
+
+def test_train_accepts_bools_and_restores():
+    tg.Config.train = False
+    try:
+        assert train_enabled() is False
+    finally:
+        tg.Config.train = True
+    assert train_enabled() is True

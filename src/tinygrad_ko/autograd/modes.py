@@ -75,7 +75,7 @@ class _ConfigMeta(type):
 
     @train.setter
     def train(cls, value: bool) -> None:
-        _SETTINGS["train"].set(bool(value))
+        _SETTINGS["train"].set(_check_bool("train", value))
 
 
 class Config(metaclass=_ConfigMeta):

@@ -128,7 +128,8 @@ class Variable:
         if self.creator is not None:
             raise messages.deepcopy_intermediate(self.creator)
         new = type(self)(copy.deepcopy(self.data, memo), self.name, self.requires_grad)
-        new.grad = copy.deepcopy(self.grad, memo)
+        if type(self) is Variable:  # 복사한 Parameter는 미분값 없이 시작합니다(PyTorch와 같음).
+            new.grad = copy.deepcopy(self.grad, memo)
         memo[id(self)] = new
         return new
 

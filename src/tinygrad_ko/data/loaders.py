@@ -8,7 +8,9 @@
 - `shuffle=True`이면 에포크(for 문 한 바퀴)마다 순서를 새로 섞습니다. `seed`를 주면 섞는 순서가
   실행할 때마다 같습니다(첫 에포크, 둘째 에포크 ... 의 순서가 각각 같습니다).
 - 마지막 배치는 남은 만큼만 담습니다(`drop_last=True`이면 버립니다). `len(loader)`는 배치 수입니다.
-- 정답이 없는 데이터셋이면 t는 None입니다.
+- 정답이 없는 데이터셋이면 t는 None입니다. 샘플이 튜플 (x, t)가 아니면(배열 자체, 특징 벡터의
+  리스트처럼 샘플이 입력 하나이면) 그 샘플들을 첫 축으로 쌓아 x로 내주고 t는 None입니다:
+  `DataLoader(np.arange(6.0).reshape(3, 2), 3)`의 x는 모양 (3, 2)입니다(PyTorch의 기본 collate처럼).
 - `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 배치용 `batch`를 가지면(`transforms` 모듈의
   변환들) 배치에 한 번에 합니다. 그 밖의 경우(람다 변환, `__getitem__`을 고친 데이터셋, 리스트)에는
   샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다.
@@ -45,6 +47,10 @@ class DataLoader:
                 f"DataLoader에는 len()과 [번호]가 되는 데이터셋을 넣어 주세요. "
                 f"받은 값: {type(dataset).__name__}."
             )
+        if isinstance(dataset, np.ndarray) and dataset.ndim == 0:
+            raise TypeError(
+                f"DataLoader에는 첫 축이 샘플 번호인 배열을 넣어 주세요. 받은 값: 0차원 배열 {dataset!r}."
+            )
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
             raise TypeError(f"batch_size에는 정수를 넣어 주세요. 받은 값: {batch_size!r}.")
         if batch_size < 1:
@@ -76,12 +82,45 @@ class DataLoader:
             if t is not None and dataset.target_transform is not None:
                 t = dataset.target_transform.batch(t)
             return x, t
-        examples = [dataset[int(i)] for i in indices]
-        x = np.stack([np.asarray(example[0]) for example in examples])
-        targets = [example[1] for example in examples]
-        t = None if any(target is None for target in targets) else np.stack(targets)
+        if isinstance(dataset, np.ndarray):  # 배열 자체가 데이터셋: 행 하나가 샘플입니다.
+            return dataset[indices], None
+        pairs = [_pair(dataset[int(i)]) for i in indices]
+        x = _stack([p[0] for p in pairs], "입력")
+        targets = [p[1] for p in pairs]
+        t = None if any(target is None for target in targets) else _stack(targets, "정답")
         return x, t
         # --8<-- [end:loader]
+
+
+def _pair(sample: object) -> tuple[object, object]:
+    """샘플 하나를 (x, t)로: 튜플 (x, t)는 입력과 정답, (x,)와 튜플이 아닌 값(배열의 행, 특징 벡터의
+    리스트, 수)은 정답 없는 입력 하나입니다(PyTorch의 기본 collate처럼 행을 쌓습니다)."""
+    if not isinstance(sample, tuple):
+        return sample, None
+    if len(sample) == 2:
+        return sample
+    if len(sample) == 1:
+        return sample[0], None
+    raise ValueError(
+        f"DataLoader의 샘플은 (입력, 정답) 두 개짜리 튜플이거나 입력 하나여야 합니다. 받은 샘플: "
+        f"원소 {len(sample)}개인 튜플. 입력이 여럿이면 하나의 배열로 묶어 (x, t)로 돌려주세요."
+    )
+
+
+def _stack(values: list, what: str) -> np.ndarray:
+    """샘플들을 첫 축으로 쌓습니다. 모양이 다르면 받은 모양을 알려 줍니다."""
+    try:
+        arrays = [np.asarray(v) for v in values]
+    except ValueError:  # [배열, 수]처럼 모양이 고르지 않은 리스트
+        arrays = None
+    shapes = {a.shape for a in arrays} if arrays is not None else set()
+    if arrays is None or len(shapes) > 1:
+        listed = ", ".join(str(s) for s in sorted(shapes, key=str)[:4]) or "고르지 않은 리스트"
+        raise ValueError(
+            f"DataLoader가 배치로 쌓을 {what}들의 모양이 같아야 합니다. 받은 모양: {listed}. "
+            f"샘플마다 모양이 같은 배열을 돌려주고, (입력, 정답) 쌍은 리스트가 아닌 튜플로 주세요."
+        )
+    return np.stack(arrays)
 
 
 def _batchable(dataset: object) -> bool:

@@ -4,7 +4,8 @@
 넣어야 곡선(예: sin)을 근사할 수 있습니다. `tanh`는 `functions.py`에 있습니다.
 
 - `sigmoid(x) = 1 / (1 + exp(-x))`: 국소 미분 y(1 - y)를 출력 y로 계산합니다.
-- `relu(x) = max(x, 0)`: 양수인 원소로만 미분값이 흐릅니다(x = 0에서는 0, PyTorch와 같음).
+- `relu(x) = max(x, 0)`: 출력이 0 이하인 원소에는 미분값이 흐르지 않습니다(x = 0에서는 0, NaN은 그대로
+  통과, PyTorch와 같음). 미분값에 0/1 마스크를 곱하지 않고 고르므로 inf · 0 = NaN이 새지 않습니다.
 
 두 함수 모두 입력을 붙잡지 않고 출력만 씁니다(`keeps_output`).
 """
@@ -27,6 +28,8 @@ class Sigmoid(LibraryFunction):
         return (False,)
 
     def forward(self, x):
+        if x.dtype == np.float16:  # exp(12)부터 넘쳐 작은 값이 0이 되므로 PyTorch처럼 float32로
+            return self.forward(x.astype(np.float32)).astype(np.float16)
         # x가 큰 음수면 exp(-x)가 inf로 넘치지만 1 / (1 + inf) = 0이라 값은 맞습니다. 경고만 끕니다.
         with np.errstate(over="ignore"):
             return 1 / (1 + np.exp(-x))
@@ -39,9 +42,9 @@ class Sigmoid(LibraryFunction):
 
 # --8<-- [start:relu]
 class ReLU(LibraryFunction):
-    """ReLU max(x, 0). 역전파는 출력이 양수인 원소로만 미분값을 보냅니다."""
+    """ReLU max(x, 0). 역전파는 출력이 0 이하인 원소의 미분값을 0으로 고릅니다."""
 
-    keeps_output = True  # y > 0과 x > 0은 같은 원소를 고릅니다.
+    keeps_output = True  # y <= 0과 x <= 0은 같은 원소를 고릅니다.
 
     def keep(self, needs):
         return (False,)
@@ -52,7 +55,7 @@ class ReLU(LibraryFunction):
     def backward(self, gy):
         y = self.saved_output()
         y = y.data if isinstance(y, Variable) else y
-        return gy * (y > 0)  # 마스크(bool 배열)는 미분하지 않는 상수입니다.
+        return self.select(gy, ~(y <= 0))  # 곱하지 않고 고릅니다. NaN인 출력은 통과(PyTorch와 같음)
         # --8<-- [end:relu]
 
 

@@ -28,6 +28,13 @@ class LibraryFunction(Function):
     checks_backward = False
     supports_create_graph = True
 
+    def select(self, gy, mask):
+        """mask가 참인 원소의 gy만 남기고 나머지는 0(PyTorch의 where). `gy * mask`는 gy가 inf인 원소에서
+        inf · 0 = NaN을 흘려보내므로, 원소를 고르는 역전파(ReLU, clip)는 곱하지 않고 고릅니다."""
+        if isinstance(gy, Variable):  # create_graph: 고르기도 그래프에 기록합니다.
+            return Select(mask)(gy)
+        return np.where(mask, gy, np.zeros((), gy.dtype))
+
     # --8<-- [start:to_inputs]
     def to_inputs(self, gx0, gx1):
         """이항 연산의 두 미분값을 각 입력의 모양으로 되돌립니다(브로드캐스트의 역전파).
@@ -229,7 +236,12 @@ class Log(LibraryFunction):
 
 
 class Pow(LibraryFunction):
-    """x ** c. 지수 c는 상수(파이썬 수)이며 미분하지 않습니다."""
+    """x ** c. 지수 c는 상수(파이썬 수)이며 미분하지 않습니다.
+
+    PyTorch와 다른 한 점: x = -0.0에서 c = 0.5의 미분값은 +inf(PyTorch는 sqrt의 규칙으로 -inf), c = -0.5의
+    값은 +inf(PyTorch는 rsqrt로 -inf)입니다. 미분이 정의되지 않는 점에서 무한대의 부호만 다르므로, 지수마다
+    길을 나누지 않고 NumPy의 거듭제곱(C의 pow 규칙)을 그대로 씁니다.
+    """
 
     def __init__(self, c: float) -> None:
         self.c = c
@@ -251,7 +263,8 @@ class Pow(LibraryFunction):
         if self.c == 0:  # x**0 = 1은 상수입니다. x = 0에서 0 * 0**-1 = NaN이 되지 않게 합니다.
             zeros = np.zeros(np.shape(gy), dtype=np.result_type(gy))
             return zeros if not isinstance(x, Variable) else constant(zeros)
-        return self.c * x ** (self.c - 1) * gy
+        with np.errstate(divide="ignore"):  # 0의 음수 거듭제곱은 inf입니다(PyTorch처럼 경고 없이).
+            return self.c * x ** (self.c - 1) * gy
 
 
 class Clip(LibraryFunction):
@@ -276,7 +289,26 @@ class Clip(LibraryFunction):
             inside = data >= self.x_min
         else:
             inside = (data >= self.x_min) & (data <= self.x_max)
-        return gy * inside  # inside는 미분하지 않는 상수(bool 배열)입니다.
+        return self.select(gy, inside)  # inside는 미분하지 않는 상수(bool 배열)입니다.
+
+
+class Select(LibraryFunction):
+    """`LibraryFunction.select`를 그래프에 기록할 때(create_graph) 쓰는 함수: mask가 참인 원소만 남깁니다.
+
+    gy에 대해 선형이라 역전파도 같은 mask로 고르기입니다.
+    """
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+
+    def keep(self, needs):
+        return (False,)
+
+    def forward(self, gy):
+        return np.where(self.mask, gy, np.zeros((), gy.dtype))
+
+    def backward(self, ggx):
+        return self.select(ggx, self.mask)
 
 
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
@@ -336,7 +368,8 @@ class Div(LibraryFunction):
         need0, need1 = self.needs_input_grad
         return self.to_inputs(
             gy / x1 if need0 else None,
-            gy * (-x0 / x1**2) if need1 else None,
+            # -x0 / x1**2를 (x0 / x1) / x1로: x1**2가 먼저 넘치지 않습니다(float16의 300² > 65504).
+            -gy * (x0 / x1 / x1) if need1 else None,
         )
 
 
@@ -388,12 +421,23 @@ def _operand(other: object, like: object) -> object:
 
     파이썬 수는 상대 배열과 같은 dtype의 NumPy 스칼라로 바꿉니다. 그러면 `x * 2.0`이 float32를
     float64로 바꾸지 않습니다(PyTorch와 같음). 정수나 bool
-    배열과의 계산은 `np.result_type`으로 맞춥니다.
+    배열과의 계산은 `np.result_type`으로 맞춥니다. 0차원 배열(`np.array(2.0)`)도 차원이 있는 실수
+    배열의 dtype을 바꾸지 않습니다(PyTorch의 0차원 텐서와 같음: float32 배열 * np.array(2.0)은 float32).
     """
     if type(other) is float and type(like) is Variable:  # 가장 흔한 경우: `x * 2.0`
         dtype = like.data.dtype
         if dtype.kind == "f":
             return dtype.type(other)
+    if type(other) is np.ndarray and other.ndim == 0 and other.dtype.kind in "biuf":
+        data = like.data if isinstance(like, Variable) else like
+        # 차원이 있는 실수 배열이나 한 단계 위(실수 > 정수 > bool)인 배열이면 그 dtype을 따릅니다.
+        if (
+            type(data) is np.ndarray
+            and data.dtype.kind == "f"
+            and (data.ndim or other.dtype.kind != "f")
+        ):
+            return other.astype(data.dtype)
+        return other
     if type(other) is Variable or type(other) is np.ndarray:
         return other
     data = like.data if type(like) is Variable or isinstance(like, Variable) else like

@@ -25,13 +25,15 @@ class MeanSquaredError(LibraryFunction):
             self.scale = 0.0
             return diff.mean()
         self.scale = 2.0 / diff.size
+        if diff.dtype == np.float16:  # float16의 합은 65504를 넘기 쉬워 PyTorch처럼 float32로
+            return np.float16(np.square(diff).sum(dtype=np.float32) / diff.size)
         flat = diff.reshape(-1)
         return np.dot(flat, flat) / diff.size  # 제곱의 합을 한 번에(BLAS의 내적)
 
     def backward(self, gy):
         x0, x1 = self.saved()
         need0, need1 = self.needs_input_grad
-        gx0 = gy * (x0 - x1) * self.scale
+        gx0 = (x0 - x1) * self.scale * gy  # PyTorch와 같은 순서로 곱해 마지막 자리까지 같습니다.
         return (gx0 if need0 else None), (-gx0 if need1 else None)
         # --8<-- [end:mse]
 

@@ -145,10 +145,12 @@ class Max(Reduction):
 
     def forward(self, x):
         self.prepare(x)
-        if x.size == 0:
+        # 줄이는 축에 원소가 없을 때만 거부합니다. 다른 축이 비었으면 빈 결과(PyTorch의 amax와 같음).
+        empty = x.size == 0 if self.axes is None else any(x.shape[a] == 0 for a in self.axes)
+        if empty:
             raise ValueError(
-                f"원소가 없는 배열(모양 {x.shape})에서는 {self.name}을(를) 구할 수 없습니다. "
-                f"원소가 하나 이상인 배열을 주세요."
+                f"원소가 없는 축을 따라서는 {self.name}을(를) 구할 수 없습니다(모양 {x.shape}, "
+                f"axis {self.axis!r}). 원소가 하나 이상인 축만 줄이도록 axis를 주세요."
             )
         return self.reduce(x, axis=self.axes, keepdims=self.keepdims)
 

@@ -18,6 +18,8 @@ ndarray이고 `create_graph=True`이면 Variable인데, 둘 다 같은 이름의
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..autograd.variable import Variable
@@ -173,12 +175,25 @@ def _is_basic(index: object) -> bool:
 
 
 def _plain_index(index: object) -> object:
-    """인덱스에 든 Variable은 그 데이터로 바꿉니다(인덱스는 미분하지 않습니다)."""
-    if isinstance(index, Variable):
-        return index.data
-    if type(index) is tuple and any(isinstance(i, Variable) for i in index):
-        return tuple(i.data if isinstance(i, Variable) else i for i in index)
-    return index
+    """인덱스에 든 Variable은 그 데이터로 바꾸고(인덱스는 미분하지 않습니다), 배열과 리스트는 복사합니다.
+
+    역전파는 순전파의 인덱스로 미분값을 되돌려 놓으므로, 사용자가 순전파 뒤에 `idx[0] = 5`처럼 인덱스를
+    고쳐도 순전파와 같은 자리를 써야 합니다(PyTorch도 NumPy 배열을 텐서로 복사해 받습니다). 인덱스 배열은
+    꺼낸 결과보다 크지 않으므로(bool 배열은 원소당 1바이트) 복사는 순전파의 비용에 비해 작습니다.
+    """
+    if type(index) is tuple:
+        return tuple([_plain_part(i) for i in index])
+    return _plain_part(index)
+
+
+def _plain_part(part: object) -> object:
+    if isinstance(part, Variable):
+        part = part.data
+    if isinstance(part, np.ndarray):
+        return part.copy()
+    if isinstance(part, list):
+        return copy.deepcopy(part)
+    return part
 
 
 # --- 소문자 도우미 ---------------------------------------------------------------------

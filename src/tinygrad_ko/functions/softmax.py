@@ -65,6 +65,8 @@ class Softmax(LibraryFunction):
         return (False,)
 
     def forward(self, x):
+        if x.shape[self.axis] == 0:  # 빈 축: 같은 모양의 빈 결과(PyTorch와 같음)
+            return np.exp(x)
         y = np.exp(x - x.max(axis=self.axis, keepdims=True))
         return y / y.sum(axis=self.axis, keepdims=True)
 
@@ -87,6 +89,8 @@ class LogSoftmax(LibraryFunction):
         return (False,)
 
     def forward(self, x):
+        if x.shape[self.axis] == 0:  # 빈 축: 같은 모양의 빈 결과(PyTorch와 같음)
+            return np.exp(x)
         return _log_softmax_array(x, self.axis)
 
     def backward(self, gy):
@@ -107,8 +111,10 @@ class SoftmaxCrossEntropy(LibraryFunction):
 
     def forward(self, x):
         n = len(x)
+        if n == 0:  # 빈 배치: 평균을 낼 샘플이 없으므로 NaN(PyTorch의 평균과 같음)
+            return np.array(np.nan, dtype=x.dtype)
         log_p = _log_softmax_array(x, axis=1)
-        return -log_p[np.arange(n), self.t].sum() / max(n, 1)
+        return -log_p[np.arange(n), self.t].sum() / n
 
     def backward(self, gy):
         (x,) = self.saved()
@@ -143,7 +149,7 @@ def softmax_cross_entropy(x, t):
     log_softmax로 한 번에 계산하므로, 점수가 ±1000이어도 유한한 값과 미분값이 나옵니다.
     """
     shape = np.shape(_data(x))
-    labels = np.asarray(_data(t))
+    labels = np.array(_data(t))  # 복사: 순전파 뒤에 t를 고쳐도 역전파는 순전파의 정답을 씁니다.
     if len(shape) != 2:
         raise ValueError(
             f"softmax_cross_entropy의 점수는 (샘플 수, 클래스 수) 모양의 2차원이어야 합니다. "

@@ -92,11 +92,12 @@ class Layer:
         arrays = _read_npz(Path(path))
         params = dict(self.named_parameters())
         _check_same_structure(params, arrays, path)
+        # 매개변수의 dtype으로 바꿉니다. 아직 만들지 않은 매개변수(Linear의 W)는 층의 dtype으로.
+        datas = {
+            name: _loaded_data(self, name, param, arrays[name]) for name, param in params.items()
+        }
         for name, param in params.items():
-            data = arrays[name]
-            if param.data is not None:
-                data = data.astype(param.data.dtype, copy=False)
-            param.data = np.array(data, copy=True)
+            param.data = np.array(datas[name], copy=True)
             # --8<-- [end:load]
 
 
@@ -203,6 +204,45 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
         ) from error
 
 
+def _loaded_data(root: Layer, name: str, param: Parameter, data: np.ndarray) -> np.ndarray:
+    """불러올 배열을 매개변수의 dtype으로 바꿉니다(PyTorch의 load_state_dict처럼 복사하며 형 변환).
+
+    아직 값이 없는 매개변수는 그 매개변수를 가진 층의 `dtype`(Linear는 만들 때 정한 dtype)을 따릅니다.
+    층이 dtype을 정하지 않았으면 파일의 dtype을 쓰되, 실수가 아닌 배열은 미분할 수 없으므로 거부합니다.
+    """
+    if (
+        data.dtype.kind not in "biuf"
+    ):  # 문자열, 복소수, 날짜: 실수로 바꾸면 오류나 허수부를 잃습니다.
+        raise TypeError(
+            f"파일의 {name}은(는) dtype {data.dtype}인 배열이라 매개변수로 불러올 수 없습니다. "
+            f"save_weights로 저장한 실수 배열의 파일을 주세요. 매개변수는 바꾸지 않았습니다."
+        )
+    if param.data is not None:
+        return data.astype(param.data.dtype, copy=False)
+    dtype = getattr(_owner(root, name), "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        return data.astype(dtype, copy=False)
+    if data.dtype.kind != "f":
+        raise TypeError(
+            f"파일의 {name}은(는) dtype {data.dtype}인 배열이라 매개변수로 불러올 수 없습니다(미분이 필요한 "
+            f"매개변수는 실수 배열이어야 합니다). 실수(float32나 float64) 배열로 저장한 파일을 주세요. "
+            f"매개변수는 바꾸지 않았습니다."
+        )
+    return data
+
+
+def _owner(root: Layer, name: str) -> object:
+    """`layers.0.W` 같은 매개변수 이름에서 그 매개변수를 가진 가장 가까운 층을 찾습니다."""
+    owner = current = root
+    for part in name.split(".")[:-1]:
+        current = (
+            current[int(part)] if isinstance(current, list | tuple) else getattr(current, part)
+        )
+        if isinstance(current, Layer):
+            owner = current
+    return owner
+
+
 def _check_same_structure(
     params: dict[str, Variable], arrays: dict[str, np.ndarray], path: object
 ) -> None:
@@ -263,7 +303,7 @@ class Linear(Layer):
 
     def forward(self, x):
         if self.W.data is None:
-            self.in_size = _check_size("입력의 마지막 축 크기", np.shape(_data(x))[-1])
+            self.in_size = _check_size("입력의 마지막 축 크기", _last_axis(x))
             self._init_W()
         return linear(x, self.W, self.b)
         # --8<-- [end:linear]
@@ -274,6 +314,17 @@ class Linear(Layer):
 
 def _data(x: object) -> object:
     return x.data if isinstance(x, Variable) else x
+
+
+def _last_axis(x: object) -> int:
+    """입력의 마지막 축 크기(Linear가 W를 만들 때). 축이 없는 0차원 입력은 한국어로 거부합니다."""
+    shape = np.shape(_data(x))
+    if not shape:
+        raise ValueError(
+            f"Linear의 입력은 (샘플 수, 특징 수)처럼 마지막 축이 특징인 배열이어야 합니다. 받은 값: "
+            f"0차원 {type(x).__name__}(모양 ()). 수 하나라면 np.array([[값]])처럼 (1, 1)로 주세요."
+        )
+    return shape[-1]
 
 
 def _check_size(name: str, value: object) -> int:
