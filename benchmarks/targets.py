@@ -29,17 +29,19 @@ class Target:
 
 
 TARGETS = (
+    # 최종 엔진은 읽으려고 만든 기준 구현입니다. 0차원 스칼라 길과 미분값 배열 덮어쓰기 같은 상수 배의
+    # 장치를 걷어내면서 0차원 사슬의 목표를 0.75배에서 0.9배로 일부러 내려놓았습니다.
     Target(
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ step24(책의 엔진)",
         value=("chain_us", "tinygrad_ko"),
         over=("chain_us", "step24"),
-        goal=("<=", 0.75),
+        goal=("<=", 0.9),
     ),
     Target(
         "0차원 사슬 순전파+역전파 µs/연산: tinygrad_ko ÷ torch",
         value=("chain_us", "tinygrad_ko"),
         over=("chain_us", "torch"),
-        goal=("<", 1),
+        goal=("<=", 1.1),
     ),
     Target(
         "가지 K = {k2:,} 역전파: step16 ÷ tinygrad_ko(몇 배 빠른가)",
@@ -58,7 +60,7 @@ TARGETS = (
     Target(
         "{n}×{n} 원소별 연산 20개(w는 상수): tinygrad_ko ÷ NumPy",
         value=("elementwise_const_ratio", "tinygrad_ko"),
-        goal=("<=", 1.15),
+        goal=("<=", 1.1),
     ),
     Target(
         "{n}×{n} 원소별 연산 20개(w는 상수): NumPy 대비 비율, tinygrad_ko ÷ torch",
@@ -69,7 +71,7 @@ TARGETS = (
     Target(
         "{n}×{n} 원소별 연산 20개(w도 미분): tinygrad_ko ÷ NumPy",
         value=("elementwise_ratio", "tinygrad_ko"),
-        goal=("<=", 1.3),
+        goal=("<=", 1.1),
     ),
     Target(
         "{n}×{n} 원소별 연산 20개(w도 미분): NumPy 대비 비율, tinygrad_ko ÷ torch(참고)",
@@ -115,7 +117,7 @@ TARGETS = (
         "손글씨 숫자 한 에포크(배치 100): tinygrad_ko ÷ torch",
         value=("digits_ms", "tinygrad_ko"),
         over=("digits_ms", "torch"),
-        goal=("<=", 1.5),
+        goal=("<", 1),
     ),
     Target(
         "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
@@ -147,7 +149,7 @@ TARGETS = (
         value=("gpt_ms", "value"),
         over=("gpt_ms", "tinygrad_ko"),
         spec=".0f",
-        goal=(">=", 30),
+        goal=(">=", 50),
     ),
     Target(
         "Value판 microGPT 스텝의 노드당 µs ÷ micrograd 0차원 사슬의 노드당 µs",

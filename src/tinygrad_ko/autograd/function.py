@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 import weakref
 from numbers import Number
-from typing import NamedTuple
 
 import numpy as np
 
@@ -43,13 +42,6 @@ _GRAPH_STATE = frozenset(
 _claim_lock = threading.Lock()
 
 
-class Stamp(NamedTuple):
-    """붙잡은 입력 변수의 순전파 때 상태. 역전파가 data가 그대로인지 이것과 비교합니다."""
-
-    data: np.ndarray
-    version: int
-
-
 class Function:
     """함수 노드의 기반 클래스. 하위 클래스는 `forward`와 `backward`를 구현합니다.
 
@@ -71,7 +63,7 @@ class Function:
     # 입력마다: 말단 변수나 붙잡은 변수, 상수의 데이터, 또는 놓아도 되는 중간 변수의 (창조자, 출력 번호).
     # 역전파가 그래프를 놓아 주면 None이 됩니다.
     edges: list | None = None
-    stamps: tuple = ()  # 입력마다: 붙잡은 변수면 Stamp, 붙잡은 상수면 True, 붙잡지 않았으면 None
+    stamps: tuple = ()  # 입력마다: 붙잡은 변수면 (data, version), 붙잡은 상수면 True, 아니면 None
     outputs: list[weakref.ref] | None = None
     # 입력의 모양. 첫 출력과 모양이 다른 입력(브로드캐스트)이 있을 때만 기억하고, 아니면 None입니다.
     input_shapes: tuple | None = None
@@ -129,17 +121,20 @@ class Function:
         if len(kept) != len(inputs):
             raise messages.bad_keep(self, len(kept), len(inputs))
         self.needs_input_grad = tuple(needs)
-        self.edges = [_edge(x, keep) for x, keep in zip(inputs, kept, strict=True)]
-        self.stamps = tuple(_stamp(x, keep) for x, keep in zip(inputs, kept, strict=True))
-        variables = [x for x in inputs if isinstance(x, Variable)]
-        self.generation = max(x.generation for x in variables)
-        shapes = tuple(np.shape(getattr(x, "data", x)) for x in inputs)
-        if any(shape != outputs[0].shape for shape in shapes):
-            self.input_shapes = shapes
+        edges, stamps, shapes = [], [], []
+        for x, keep in zip(inputs, kept, strict=True):
+            edges.append(_edge(x, keep))
+            stamps.append(_stamp(x, keep))
+            shapes.append(getattr(x, "shape", ()))  # 파이썬 수인 상수의 모양은 ()
+            if isinstance(x, Variable) and x.generation > self.generation:
+                self.generation = x.generation
+        self.edges, self.stamps = edges, tuple(stamps)
+        if any(shape != outputs[0].data.shape for shape in shapes):
+            self.input_shapes = tuple(shapes)  # 브로드캐스트한 입력이 있을 때만
         for y in outputs:
             y.creator, y.generation, y.requires_grad = self, self.generation + 1, True
         self.outputs = [weakref.ref(y) for y in outputs]
-        self.output_specs = [(y.shape, y.dtype) for y in outputs]
+        self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         if self.keeps_output:
             self.output_data = tuple(y.data for y in outputs)
 
@@ -220,9 +215,10 @@ class Function:
         비교하려면 순전파마다 복사해야 합니다).
         """
         for i, (edge, stamp) in enumerate(zip(self.edges, self.stamps, strict=True)):
-            if isinstance(stamp, Stamp):
-                if edge.data is not stamp.data or edge.version != stamp.version:
-                    raise messages.kept_input_changed(self, i, edge, edge.data is stamp.data)
+            if isinstance(stamp, tuple):
+                data, version = stamp
+                if edge.data is not data or edge.version != version:
+                    raise messages.kept_input_changed(self, i, edge, edge.data is data)
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
         """순전파의 출력(`keeps_output = True`인 함수). create_graph 모드에서는 출력 변수입니다.
@@ -271,10 +267,11 @@ def _edge(x: object, keep: bool) -> object:
     return (x.creator, output_index(x.creator, x))
 
 
-def _stamp(x: object, keep: bool) -> Stamp | bool | None:
+def _stamp(x: object, keep: bool) -> tuple | bool | None:
+    """붙잡은 변수는 순전파 때의 (data, version), 붙잡은 상수는 True, 붙잡지 않은 입력은 None."""
     if not keep:
         return None
-    return Stamp(x.data, x.version) if isinstance(x, Variable) else True
+    return (x.data, x.version) if isinstance(x, Variable) else True
 
 
 def _input_of(edge: object) -> Variable | None:
