@@ -4,13 +4,27 @@
 
 함수가 있는 곳: 원소별 함수와 브로드캐스트(`functions.py`), 모양 바꾸기와 인덱싱(`shapes.py`),
 축을 따라 줄이기(`reductions.py`), 행렬 곱과 linear(`matrix.py`), 활성화 함수(`activations.py`),
-손실 함수(`losses.py`).
+손실 함수(`losses.py`), 합성곱과 풀링(`conv.py`).
 """
 
 from . import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
 from .activations import ReLU, Sigmoid, relu, sigmoid
 from .backprop import grad
 from .config import Config, no_grad, test_mode, using_config
+from .conv import (
+    AveragePooling,
+    Col2im,
+    Conv2d,
+    Im2col,
+    Pooling,
+    average_pooling,
+    col2im,
+    conv2d,
+    conv2d_simple,
+    get_conv_outsize,
+    im2col,
+    pooling,
+)
 from .core import Function, Parameter, Variable, as_array, as_variable
 from .functions import (
     Add,
@@ -54,14 +68,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Add",
+    "AveragePooling",
     "BroadcastTo",
     "Clip",
+    "Col2im",
     "Config",
+    "Conv2d",
     "Cos",
     "Div",
     "Exp",
     "Function",
     "GetItem",
+    "Im2col",
     "Linear",
     "Log",
     "MatMul",
@@ -72,6 +90,7 @@ __all__ = [
     "Mul",
     "Neg",
     "Parameter",
+    "Pooling",
     "Pow",
     "ReLU",
     "Reshape",
@@ -87,14 +106,20 @@ __all__ = [
     "add",
     "as_array",
     "as_variable",
+    "average_pooling",
     "broadcast_to",
     "clip",
+    "col2im",
+    "conv2d",
+    "conv2d_simple",
     "cos",
     "div",
     "exp",
+    "get_conv_outsize",
     "get_item",
     "grad",
     "gradient_check",
+    "im2col",
     "linear",
     "log",
     "matmul",
@@ -107,6 +132,7 @@ __all__ = [
     "no_grad",
     "numerical_diff",
     "numerical_grad",
+    "pooling",
     "pow",
     "relu",
     "reshape",
