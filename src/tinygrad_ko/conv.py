@@ -45,11 +45,9 @@ __all__ = [
 ]
 
 
-# --8<-- [start:outsize]
 def get_conv_outsize(input_size: int, kernel_size: int, stride: int, pad: int) -> int:
     """합성곱 출력의 한 축 크기: (H + 2P − K) // S + 1. P는 한쪽에 붙이는 패딩의 폭입니다."""
     return (input_size + pad * 2 - kernel_size) // stride + 1
-    # --8<-- [end:outsize]
 
 
 def pair(value: object, what: str = "kernel_size", minimum: int = 1) -> tuple[int, int]:
@@ -93,7 +91,6 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
 
 
 # --- ndarray 계산 --------------------------------------------------------------------
-# --8<-- [start:im2col_array]
 def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True, fill=0):
     """ndarray x (N, C, H, W)의 창들을 펼칩니다.
 
@@ -110,10 +107,8 @@ def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True, fill=0):
         # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 여기서 한 번 복사됩니다.
         return windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     return np.ascontiguousarray(windows.transpose(0, 1, 4, 5, 2, 3))
-    # --8<-- [end:im2col_array]
 
 
-# --8<-- [start:col2im_array]
 def col2im_array(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True):
     """im2col_array의 반대: 창들의 값을 (N, C, H, W)의 제자리로 더해 모읍니다.
 
@@ -134,7 +129,6 @@ def col2im_array(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True)
     if ph or pw:
         img = img[:, :, ph : ph + h, pw : pw + w]
     return img
-    # --8<-- [end:col2im_array]
 
 
 # --- 미분할 수 있는 im2col과 col2im: 서로가 서로의 역전파 ---------------------------------
@@ -154,7 +148,6 @@ class _Window(LibraryFunction):
         return (False,)  # 선형 사상이라 역전파에 입력의 값이 필요 없습니다.
 
 
-# --8<-- [start:im2col]
 class Im2col(_Window):
     """(N, C, H, W) → 창들의 행렬. 역전파는 col2im입니다."""
 
@@ -178,7 +171,6 @@ class Col2im(_Window):
 
     def backward(self, gy):
         return _im2col(gy, self.kernel_size, self.stride, self.pad, self.to_matrix)
-        # --8<-- [end:im2col]
 
 
 def _im2col(x, kernel_size, stride, pad, to_matrix):
@@ -243,7 +235,6 @@ def _shape(x) -> tuple[int, ...]:
     return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
-# --8<-- [start:conv2d_simple]
 def conv2d_simple(x, W, b=None, stride=1, pad=0):
     """가르치기용 합성곱: im2col로 편 행렬과 편 필터의 linear 한 번. 역전파는 이어 붙인 함수들이 합니다."""
     x, W = as_variable(x), as_variable(W)
@@ -254,14 +245,12 @@ def conv2d_simple(x, W, b=None, stride=1, pad=0):
     weight = W.reshape(oc, -1).T  # (C·KH·KW, OC)
     t = linear(col, weight, b)  # (N·OH·OW, OC)
     return t.reshape(n, oh, ow, oc).transpose(0, 3, 1, 2)  # (N, OC, OH, OW)
-    # --8<-- [end:conv2d_simple]
 
 
 def _b_shape(b):
     return None if b is None else _shape(b)
 
 
-# --8<-- [start:conv2d]
 class Conv2d(LibraryFunction):
     """합성곱을 노드 하나로: y = im2col(x) · Wᵀ + b를 (N, OC, OH, OW)로.
 
@@ -303,7 +292,6 @@ class Conv2d(LibraryFunction):
         if len(needs) == 3 and needs[2]:
             gb = gy_mat.sum(axis=0)
         return (gx, gW, gb)[: len(needs)]
-        # --8<-- [end:conv2d]
 
 
 def conv2d(x, W, b=None, stride=1, pad=0):
@@ -319,7 +307,6 @@ def conv2d(x, W, b=None, stride=1, pad=0):
 
 
 # --- 풀링 -----------------------------------------------------------------------------
-# --8<-- [start:pooling]
 class Pooling(LibraryFunction):
     """최댓값 풀링. 창마다 가장 큰 값의 위치(argmax)를 기억해 두고, 역전파는 그 자리로만 보냅니다."""
 
@@ -389,10 +376,8 @@ def _scatter_to_argmax(pooling: Pooling, gy: np.ndarray) -> np.ndarray:
     return col2im_array(
         gcol, pooling.x_shape, pooling.kernel_size, pooling.stride, pooling.pad, False
     )
-    # --8<-- [end:pooling]
 
 
-# --8<-- [start:average_pooling]
 class AveragePooling(LibraryFunction):
     """평균 풀링. 창의 KH·KW칸이 평균에 1/(KH·KW)씩 기여하므로, 역전파는 gy/(KH·KW)를 창의 모든
     칸에 퍼뜨려(broadcast) col2im으로 되돌립니다."""
@@ -418,7 +403,6 @@ class AveragePooling(LibraryFunction):
         gy = gy * (1.0 / (kh * kw))
         gcol = broadcast_to(gy.reshape(n, c, 1, 1, oh, ow), (n, c, kh, kw, oh, ow))
         return _col2im(gcol, self.x_shape, (kh, kw), self.stride, self.pad, False)
-        # --8<-- [end:average_pooling]
 
 
 def _check_pooling(x, kernel_size, stride, pad, what: str):
