@@ -335,7 +335,7 @@ class Pooling(LibraryFunction):
 
 class PoolingGrad(LibraryFunction):
     """최댓값 풀링의 역전파를 그래프로(create_graph): gy를 argmax 자리에 놓습니다. gy에 선형이므로
-    그 역전파는 같은 자리를 다시 꺼내는 것입니다(`_gather_at_argmax`)."""
+    그 역전파는 같은 자리를 다시 꺼내는 `PoolingAt`입니다."""
 
     scalar_inputs = False
 
@@ -349,21 +349,29 @@ class PoolingGrad(LibraryFunction):
         return _scatter_to_argmax(self.pooling, gy)
 
     def backward(self, ggx):
-        return PoolingAt(self.pooling)(ggx)
+        if isinstance(ggx, Variable):
+            return PoolingAt(self.pooling)(ggx)
+        return _gather_at_argmax(self.pooling, ggx)
 
 
 class PoolingAt(PoolingGrad):
-    """입력에서 풀링이 기억한 argmax 자리의 값을 꺼냅니다(PoolingGrad의 역전파, 그 역전파는 PoolingGrad)."""
+    """입력에서 풀링이 기억한 argmax 자리의 값을 꺼냅니다. 역전파는 다시 `PoolingGrad`입니다."""
 
     def forward(self, x):
-        p = self.pooling
-        col = im2col_array(x, p.kernel_size, p.stride, p.pad, False)
-        n, c, kh, kw, oh, ow = col.shape
-        col = col.reshape(n, c, kh * kw, oh, ow)
-        return np.take_along_axis(col, p.argmax[:, :, None], axis=2)[:, :, 0]
+        return _gather_at_argmax(self.pooling, x)
 
     def backward(self, gy):
-        return PoolingGrad(self.pooling)(gy)
+        if isinstance(gy, Variable):
+            return PoolingGrad(self.pooling)(gy)
+        return _scatter_to_argmax(self.pooling, gy)
+
+
+def _gather_at_argmax(pooling: Pooling, x: np.ndarray) -> np.ndarray:
+    """x (N, C, H, W)의 창마다 풀링이 기억한 칸의 값 (N, C, OH, OW)."""
+    col = im2col_array(x, pooling.kernel_size, pooling.stride, pooling.pad, False)
+    n, c, kh, kw, oh, ow = col.shape
+    col = col.reshape(n, c, kh * kw, oh, ow)
+    return np.take_along_axis(col, pooling.argmax[:, :, None], axis=2)[:, :, 0]
 
 
 def _scatter_to_argmax(pooling: Pooling, gy: np.ndarray) -> np.ndarray:
