@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .config import backprop_enabled
 from .core import Variable, as_variable, describe
 from .functions import LibraryFunction, broadcast_to
 from .matrix import linear
@@ -91,19 +92,26 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
 
 
 # --- ndarray 계산 --------------------------------------------------------------------
-def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True, fill=0):
-    """ndarray x (N, C, H, W)의 창들을 펼칩니다.
+def _windows(x, kernel_size, stride=1, pad=0, fill=0):
+    """ndarray x (N, C, H, W)의 창들: 복사하지 않은 (N, C, OH, OW, KH, KW) 읽기 전용 뷰.
 
-    `to_matrix=True`이면 (N·OH·OW, C·KH·KW) 행렬, 아니면 (N, C, KH, KW, OH, OW) 배열입니다.
     `fill`은 패딩에 채울 값입니다(최댓값 풀링은 -∞).
     """
     (kh, kw), (sh, sw), (ph, pw), _ = _geometry(x.shape, kernel_size, stride, pad, "im2col")
     if ph or pw:
         x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=fill)
-    # (N, C, H', W', KH, KW): 복사 없는 창들. 스트라이드만큼 건너뛴 창만 남깁니다.
-    windows = sliding_window_view(x, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
+    # 모든 자리의 창 (N, C, H', W', KH, KW)에서 스트라이드만큼 건너뛴 창만 남깁니다.
+    return sliding_window_view(x, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
+
+
+def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True):
+    """ndarray x (N, C, H, W)의 창들을 펼칩니다.
+
+    `to_matrix=True`이면 (N·OH·OW, C·KH·KW) 행렬, 아니면 (N, C, KH, KW, OH, OW) 배열입니다.
+    """
+    windows = _windows(x, kernel_size, stride, pad)
+    n, c, oh, ow, kh, kw = windows.shape
     if to_matrix:
-        n, c, oh, ow = windows.shape[:4]
         # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 여기서 한 번 복사됩니다.
         return windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     return np.ascontiguousarray(windows.transpose(0, 1, 4, 5, 2, 3))
@@ -122,10 +130,15 @@ def col2im_array(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True)
     if to_matrix:
         col = col.reshape(n, oh, ow, c, kh, kw).transpose(0, 3, 4, 5, 1, 2)
     img = np.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=col.dtype)
-    for j in range(kh):
-        rows = slice(j, j + sh * (oh - 1) + 1, sh)
-        for i in range(kw):
-            img[:, :, rows, i : i + sw * (ow - 1) + 1 : sw] += col[:, :, j, i]
+    if (sh, sw) == (kh, kw):  # 창이 겹치지 않으면(흔한 2×2 풀링) 더할 것 없이 축만 바꿔 놓습니다.
+        img[:, :, : oh * kh, : ow * kw] = col.transpose(0, 1, 4, 2, 5, 3).reshape(
+            n, c, oh * kh, ow * kw
+        )
+    else:
+        for j in range(kh):
+            rows = slice(j, j + sh * (oh - 1) + 1, sh)
+            for i in range(kw):
+                img[:, :, rows, i : i + sw * (ow - 1) + 1 : sw] += col[:, :, j, i]
     if ph or pw:
         img = img[:, :, ph : ph + h, pw : pw + w]
     return img
@@ -252,10 +265,11 @@ def _b_shape(b):
 
 
 class Conv2d(LibraryFunction):
-    """합성곱을 노드 하나로: y = im2col(x) · Wᵀ + b를 (N, OC, OH, OW)로.
+    """합성곱을 노드 하나로. 그림 n마다 y[n] = W · col[n] + b: W는 (OC, C·KH·KW)로 편 필터, col[n]은
+    im2col로 편 (C·KH·KW, OH·OW) 행렬입니다. 그림마다의 행렬 곱이라 출력이 바로 (N, OC, OH, OW)입니다.
 
-    역전파(gy를 (N·OH·OW, OC) 행렬로 펴서):
-    gx = col2im(gy · W), gW = gyᵀ · im2col(x), gb = gy를 N, OH, OW 축으로 더한 것.
+    역전파(gy를 그림마다 (OC, OH·OW) 행렬로 보아):
+    gx = col2im(Wᵀ · gy), gW = 그림마다의 gy · col[n]ᵀ를 더한 것, gb = gy를 N, OH, OW 축으로 더한 것.
     """
 
     scalar_inputs = False
@@ -270,27 +284,36 @@ class Conv2d(LibraryFunction):
     def forward(self, x, W, b=None):
         self.x_shape = x.shape
         oc, _, kh, kw = self.w_shape = W.shape
-        col = im2col_array(x, (kh, kw), self.stride, self.pad)  # (N·OH·OW, C·KH·KW)
-        y = col @ W.reshape(oc, -1).T  # (N·OH·OW, OC)
+        col = im2col_array(x, (kh, kw), self.stride, self.pad, to_matrix=False)
+        n, _, _, _, oh, ow = col.shape  # (N, C, KH, KW, OH, OW)
+        self.out_hw = (oh, ow)
+        col = col.reshape(n, -1, oh * ow)  # (N, C·KH·KW, OH·OW)
+        y = np.matmul(W.reshape(oc, -1), col)  # (N, OC, OH·OW)
         if b is not None:
-            y += b
-        n, oh, ow = x.shape[0], *_geometry(x.shape, (kh, kw), self.stride, self.pad, "conv2d")[3]
-        return y.reshape(n, oh, ow, oc).transpose(0, 3, 1, 2)
+            y += b[:, None]
+        # 그래프에 들 수 있으면 펼친 행렬을 gW를 위해 남겨 둡니다(역전파가 im2col을 다시 하지 않게).
+        # 메모리는 입력의 약 KH·KW배이고, 역전파가 한 번 쓰고 나면 놓습니다.
+        self.col = col if backprop_enabled() else None
+        return y.reshape(n, oc, oh, ow)
 
     def backward(self, gy):
         x, W = self.saved()[:2]
-        oc, _, kh, kw = self.w_shape
+        col, self.col = self.col, None
+        oc, c, kh, kw = self.w_shape
+        n, (oh, ow) = self.x_shape[0], self.out_hw
         needs = self.needs_input_grad
-        gy_mat = gy.transpose(0, 2, 3, 1).reshape(-1, oc)  # (N·OH·OW, OC)
+        gy = gy.reshape(n, oc, oh * ow)
         gx = gW = gb = None
         if needs[0]:
-            gcol = gy_mat @ W.reshape(oc, -1)  # (N·OH·OW, C·KH·KW)
-            gx = _col2im(gcol, self.x_shape, (kh, kw), self.stride, self.pad, True)
+            gcol = W.reshape(oc, -1).T @ gy  # (N, C·KH·KW, OH·OW)
+            gcol = gcol.reshape(n, c, kh, kw, oh, ow)
+            gx = _col2im(gcol, self.x_shape, (kh, kw), self.stride, self.pad, False)
         if needs[1]:
-            col = _im2col(x, (kh, kw), self.stride, self.pad, True)
-            gW = (gy_mat.T @ col).reshape(self.w_shape)
+            if col is None or isinstance(x, Variable):  # 두 번째 역전파, 또는 create_graph
+                col = _im2col(x, (kh, kw), self.stride, self.pad, False).reshape(n, -1, oh * ow)
+            gW = (gy @ col.transpose(0, 2, 1)).sum(axis=0).reshape(self.w_shape)
         if len(needs) == 3 and needs[2]:
-            gb = gy_mat.sum(axis=0)
+            gb = gy.sum(axis=(0, 2))
         return (gx, gW, gb)[: len(needs)]
 
 
@@ -323,11 +346,22 @@ class Pooling(LibraryFunction):
     def forward(self, x):
         self.x_shape = x.shape
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # PyTorch처럼 -∞ 패딩
-        col = im2col_array(x, self.kernel_size, self.stride, self.pad, False, fill)
-        n, c, kh, kw, oh, ow = col.shape
-        col = col.reshape(n, c, kh * kw, oh, ow)
-        self.argmax = col.argmax(axis=2)  # (N, C, OH, OW): 창 안에서 몇 번째 칸인지
-        return np.take_along_axis(col, self.argmax[:, :, None], axis=2)[:, :, 0]
+        windows = _windows(x, self.kernel_size, self.stride, self.pad, fill)
+        kh, kw = windows.shape[4:]
+        # 창의 칸을 하나씩(KH·KW번) 보며 모든 창의 최댓값과 그 칸 번호를 한꺼번에 고칩니다. 창마다
+        # argmax를 부르는 것보다 빠르고, 펼친 복사본도 만들지 않습니다. 같은 값이면 앞 칸이 남고,
+        # NaN은 뒤의 것이 이깁니다(PyTorch와 같음). 불리언 마스크로 쓰기보다 산술이 몇 배 빠릅니다.
+        y = windows[..., 0, 0].copy()
+        index_type = np.int8 if kh * kw < 128 else np.intp
+        self.argmax = argmax = np.zeros(y.shape, dtype=index_type)  # 창 안에서 몇 번째 칸인지
+        for k in range(1, kh * kw):
+            v = windows[..., k // kw, k % kw]
+            better = v > y
+            if v.dtype.kind == "f":
+                better |= v != v  # NaN
+            argmax += better * (index_type(k) - argmax)  # better인 자리만 k로
+            np.maximum(y, v, out=y)
+        return y
 
     def backward(self, gy):
         return PoolingGrad(self)(gy) if isinstance(gy, Variable) else _scatter_to_argmax(self, gy)
@@ -368,22 +402,32 @@ class PoolingAt(PoolingGrad):
 
 def _gather_at_argmax(pooling: Pooling, x: np.ndarray) -> np.ndarray:
     """x (N, C, H, W)의 창마다 풀링이 기억한 칸의 값 (N, C, OH, OW)."""
-    col = im2col_array(x, pooling.kernel_size, pooling.stride, pooling.pad, False)
-    n, c, kh, kw, oh, ow = col.shape
-    col = col.reshape(n, c, kh * kw, oh, ow)
-    return np.take_along_axis(col, pooling.argmax[:, :, None], axis=2)[:, :, 0]
+    windows = _windows(x, pooling.kernel_size, pooling.stride, pooling.pad)
+    kh, kw = windows.shape[4:]
+    out = np.zeros(windows.shape[:4], dtype=x.dtype)
+    for k in range(kh * kw):
+        np.copyto(out, windows[..., k // kw, k % kw], where=pooling.argmax == k)
+    return out
 
 
 def _scatter_to_argmax(pooling: Pooling, gy: np.ndarray) -> np.ndarray:
-    """gy (N, C, OH, OW)를 창마다 argmax 칸에 놓은 (N, C, KH, KW, OH, OW)를 col2im으로 되돌립니다."""
-    kh, kw = pair(pooling.kernel_size)
-    n, c, oh, ow = gy.shape
-    gcol = np.zeros((n, c, kh * kw, oh, ow), dtype=gy.dtype)
-    np.put_along_axis(gcol, pooling.argmax[:, :, None], gy[:, :, None], axis=2)
-    gcol = gcol.reshape(n, c, kh, kw, oh, ow)
-    return col2im_array(
-        gcol, pooling.x_shape, pooling.kernel_size, pooling.stride, pooling.pad, False
+    """gy (N, C, OH, OW)를 창마다 최댓값이던 칸의 자리에 더한 (N, C, H, W). 칸마다 한 번씩(KH·KW번),
+    그 칸이 최댓값인 창들의 미분값을 입력의 한 격자(스트라이드 간격)에 더합니다(col2im과 같은 생각)."""
+    (kh, kw), (sh, sw), (ph, pw) = (
+        pair(pooling.kernel_size),
+        pair(pooling.stride, "stride"),
+        pair(pooling.pad, "pad", 0),
     )
+    n, c, h, w = pooling.x_shape
+    oh, ow = gy.shape[2:]
+    gx = np.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=gy.dtype)
+    finite = np.isfinite(gy).all()  # inf·0 = NaN이 되지 않게, 유한하지 않으면 np.where로
+    for k in range(kh * kw):
+        j, i = divmod(k, kw)
+        cell = gx[:, :, j : j + sh * (oh - 1) + 1 : sh, i : i + sw * (ow - 1) + 1 : sw]
+        hit = pooling.argmax == k
+        cell += gy * hit if finite else np.where(hit, gy, 0)
+    return gx[:, :, ph : ph + h, pw : pw + w] if ph or pw else gx
 
 
 class AveragePooling(LibraryFunction):
@@ -402,8 +446,7 @@ class AveragePooling(LibraryFunction):
 
     def forward(self, x):
         self.x_shape = x.shape
-        col = im2col_array(x, self.kernel_size, self.stride, self.pad, to_matrix=False)
-        return col.mean(axis=(2, 3))
+        return _windows(x, self.kernel_size, self.stride, self.pad).mean(axis=(4, 5))
 
     def backward(self, gy):
         kh, kw = pair(self.kernel_size)

@@ -238,3 +238,28 @@ def test_conv2d_keeps_only_what_backward_needs():
     assert [k is not None for k in y.creator.kept_inputs] == [False, True]
     y = tg.conv2d(Variable(x, requires_grad=False), Variable(W), b, (2, 1), (1, 0))
     assert [k is not None for k in y.creator.kept_inputs] == [True, False, False]
+
+
+def test_max_pooling_ties_and_nan_route_the_gradient_like_pytorch():
+    """같은 최댓값(relu 뒤의 0)은 앞 칸이, NaN은 뒤의 NaN이 미분값을 받습니다(PyTorch의 CPU 커널과 같음)."""
+    x = np.maximum(np.random.default_rng(7).standard_normal((2, 3, 6, 6)), 0.0)
+    x[0, 0, :2, :2] = 0.0  # 창 전체가 0
+    x[1, 2, 2, 3] = x[1, 2, 3, 2] = np.nan
+    v = Variable(x.copy())
+    y = tg.pooling(v, 2, 2)
+    seed = np.arange(1.0, y.size + 1).reshape(y.shape)
+    y.backward(gradient=seed)
+    t = torch.tensor(x, requires_grad=True)
+    ty = F.max_pool2d(t, 2, 2)
+    ty.backward(torch.tensor(seed))
+    np.testing.assert_array_equal(y.data, ty.detach().numpy())
+    np.testing.assert_array_equal(v.grad, t.grad.numpy())
+
+
+def test_max_pooling_backward_with_an_infinite_gradient_leaves_other_cells_zero():
+    x = np.arange(16.0).reshape(1, 1, 4, 4)
+    v = Variable(x)
+    tg.pooling(v, 2, 2).backward(gradient=np.full((1, 1, 2, 2), np.inf))
+    t = torch.tensor(x, requires_grad=True)
+    F.max_pool2d(t, 2, 2).backward(torch.full((1, 1, 2, 2), np.inf, dtype=torch.float64))
+    np.testing.assert_array_equal(v.grad, t.grad.numpy())
