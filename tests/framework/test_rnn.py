@@ -45,29 +45,28 @@ def test_rnn_matches_torch_rnncell(dtype, rtol):
         np.testing.assert_allclose(ours, theirs.numpy(), rtol=rtol * 10, atol=rtol * 10)
 
 
-def _copy_lstm_to_torch(lstm, cell):
-    """책의 배치(게이트마다 Linear)를 PyTorch의 쌓은 가중치(게이트 순서 i, f, g, o)로 옮깁니다."""
-    gates = [("i", "i"), ("f", "f"), ("u", "g"), ("o", "o")]
-    with torch.no_grad():
-        cell.weight_ih.copy_(
-            torch.tensor(np.concatenate([getattr(lstm, f"x2{g}").W.data.T for g, _ in gates]))
-        )
-        cell.weight_hh.copy_(
-            torch.tensor(np.concatenate([getattr(lstm, f"h2{g}").W.data.T for g, _ in gates]))
-        )
-        cell.bias_ih.copy_(
-            torch.tensor(np.concatenate([getattr(lstm, f"x2{g}").b.data for g, _ in gates]))
-        )
-        cell.bias_hh.zero_()
+def _blocks(W, H):
+    """쌓은 가중치의 열을 게이트별로: f, i, o, u."""
+    return dict(zip("fiou", (W[..., k * H : (k + 1) * H] for k in range(4)), strict=True))
+
+
+def _to_torch_order(W, H):
+    """우리의 열 순서 (f, i, o, u)를 PyTorch의 행 순서 (i, f, g=u, o)로."""
+    b = _blocks(W, H)
+    return np.concatenate([b["i"], b["f"], b["u"], b["o"]], axis=-1)
 
 
 def test_lstm_matches_torch_lstmcell():
+    H = 6
     xs = _inputs(5, 4, 3)
-    lstm = LSTM(6, in_size=3, seed=1, dtype=np.float64)
-    for name in "fiou":
-        getattr(lstm, f"x2{name}").b.data[...] = np.random.default_rng(2).standard_normal(6)
-    cell = torch.nn.LSTMCell(3, 6, dtype=torch.float64)
-    _copy_lstm_to_torch(lstm, cell)
+    lstm = LSTM(H, in_size=3, seed=1, dtype=np.float64)
+    lstm.x2h.b.data[...] = np.random.default_rng(2).standard_normal(4 * H)
+    cell = torch.nn.LSTMCell(3, H, dtype=torch.float64)
+    with torch.no_grad():
+        cell.weight_ih.copy_(torch.tensor(_to_torch_order(lstm.x2h.W.data, H).T))
+        cell.weight_hh.copy_(torch.tensor(_to_torch_order(lstm.h2h.W.data, H).T))
+        cell.bias_ih.copy_(torch.tensor(_to_torch_order(lstm.x2h.b.data, H)))
+        cell.bias_hh.zero_()
     loss, state, tloss = 0, None, 0
     for x in xs:
         y = lstm(x)
@@ -78,22 +77,12 @@ def test_lstm_matches_torch_lstmcell():
         np.testing.assert_allclose(lstm.c.data, state[1].detach().numpy(), rtol=1e-10)
     loss.backward()
     tloss.backward()
-    gates = "ifuo"
-    np.testing.assert_allclose(
-        np.concatenate([getattr(lstm, f"x2{g}").W.grad.T for g in gates]),
-        cell.weight_ih.grad.numpy(),
-        rtol=1e-9,
-    )
-    np.testing.assert_allclose(
-        np.concatenate([getattr(lstm, f"h2{g}").W.grad.T for g in gates]),
-        cell.weight_hh.grad.numpy(),
-        rtol=1e-9,
-    )
-    np.testing.assert_allclose(
-        np.concatenate([getattr(lstm, f"x2{g}").b.grad for g in gates]),
-        cell.bias_ih.grad.numpy(),
-        rtol=1e-9,
-    )
+    for ours, theirs in [
+        (lstm.x2h.W.grad, cell.weight_ih.grad),
+        (lstm.h2h.W.grad, cell.weight_hh.grad),
+        (lstm.x2h.b.grad, cell.bias_ih.grad),
+    ]:
+        np.testing.assert_allclose(_to_torch_order(ours, H).T, theirs.numpy(), rtol=1e-9)
 
 
 def test_rnn_with_in_size_runs_many_steps_and_reset_state_starts_over():

@@ -181,8 +181,10 @@ def test_step60_lstm_matches_the_final_lstm_with_the_same_weights():
     np.random.seed(0)
     book = step60.LSTM(4, in_size=2)
     final = rnn.LSTM(4, in_size=2, dtype=np.float64)
-    for name in ["x2f", "x2i", "x2o", "x2u", "h2f", "h2i", "h2o", "h2u"]:
-        getattr(final, name).W.data = getattr(book, name).W.data.astype(np.float64)
+    # 책의 게이트별 Linear 8개를 최종 엔진의 쌓은 가중치 두 개(열 순서 f, i, o, u)로 옮깁니다.
+    for side, target in (("x", final.x2h), ("h", final.h2h)):
+        blocks = [getattr(book, f"{side}2{g}").W.data for g in "fiou"]
+        target.W.data = np.concatenate(blocks, axis=1).astype(np.float64)
     xs = np.random.default_rng(3).standard_normal((3, 5, 2))
     for x in xs:
         np.testing.assert_allclose(book(x).data, final(x).data, rtol=1e-10)
