@@ -126,7 +126,7 @@ step55    55-56      + get_conv_outsize((H + 2P − K) // S + 1, 패딩은 한�
 step57    57         + pair, im2col_array, col2im_array, Im2col/im2col, Col2im/col2im, conv2d_simple,
                        Conv2d/conv2d(tensordot), Deconv2d/deconv2d, Conv2DGradW, Pooling/pooling,
                        Pooling2DGrad, Pooling2DWithIndexes, AveragePooling/average_pooling,
-                       축을 고르는 Variable.transpose(*axes)
+                       축을 고르는 transpose(x, axes)(책의 x.transpose(...) 대신 함수로)
                      ~ Transpose, transpose
                      ! AveragePooling.backward가 KW, KH를 바꿔 풀어 직사각형 커널에서 IndexError;
                        최댓값 풀링의 패딩이 0(PyTorch는 -∞); 모양 오류는 NumPy의 영어 그대로

@@ -5,8 +5,9 @@
 반대로 값을 제자리에 더하며, 두 함수는 서로의 역전파입니다. ``conv2d_simple``은 im2col과 linear를
 이어 붙인 것이고, ``conv2d``는 함수 하나로 ``np.tensordot``을 씁니다. 그 역전파는 전치 합성곱
 ``deconv2d``(gx)와 ``Conv2DGradW``(gW)입니다. ``pooling``(최댓값)은 순전파 때의 위치(argmax)를
-기억해 역전파에 씁니다. ``conv2d_simple``의 ``transpose(0, 3, 1, 2)``를 위해 축을 고르는
-``Transpose``로 바꾸고, 40단계의 ``Variable.transpose``도 축을 받게 고칩니다.
+기억해 역전파에 씁니다. 축을 고르는 전치(``transpose(x, (0, 3, 1, 2))``)를 위해 ``Transpose``를 다시
+정의합니다. 책은 ``x.transpose(0, 3, 1, 2)``처럼 메서드로 부르지만, 40단계의 ``Variable``을 고치면 그
+단계의 한계(축을 고를 수 없음)가 사라지므로 여기서는 함수로 부릅니다.
 
 한계: ``AveragePooling.backward``가 커널 크기를 ``KW, KH`` 순서로 풀어, 세로와 가로가 다른 커널(예:
 (3, 2))에서 ``IndexError``가 납니다. 최댓값 풀링도 패딩을 0으로 채워 음수 입력에서 PyTorch(-∞ 패딩)와
@@ -16,7 +17,6 @@
 
 import numpy as np
 
-from .step40 import Variable
 from .step43 import Function, as_variable, broadcast_to, linear
 from .step55 import get_conv_outsize
 
@@ -53,17 +53,6 @@ class Transpose(Function):
 
 def transpose(x, axes=None):
     return Transpose(axes)(x)
-
-
-def _transpose_method(self, *axes):
-    if not axes:
-        axes = None
-    elif len(axes) == 1 and (isinstance(axes[0], tuple | list) or axes[0] is None):
-        axes = axes[0]
-    return transpose(self, axes)
-
-
-Variable.transpose = _transpose_method  # x.transpose(0, 3, 1, 2)처럼 축을 고를 수 있게
 
 
 # --- im2col과 col2im ---------------------------------------------------------------------
@@ -164,7 +153,7 @@ def conv2d_simple(x, W, b=None, stride=1, pad=0):
     col = im2col(x, (KH, KW), stride, pad, to_matrix=True)
     Weight = Weight.reshape(OC, -1).transpose()
     t = linear(col, Weight, b)
-    y = t.reshape(N, OH, OW, OC).transpose(0, 3, 1, 2)
+    y = transpose(t.reshape(N, OH, OW, OC), (0, 3, 1, 2))
     return y
 
 
@@ -350,7 +339,7 @@ class AveragePooling(Function):
         KW, KH = pair(self.kernel_size)  # 책의 결함: (세로, 가로)를 거꾸로 풉니다.
         gy /= KW * KH
         gcol = broadcast_to(gy.reshape(-1), (KH, KW, N * C * OH * OW))
-        gcol = gcol.reshape(KH, KW, N, C, OH, OW).transpose(2, 3, 0, 1, 4, 5)
+        gcol = transpose(gcol.reshape(KH, KW, N, C, OH, OW), (2, 3, 0, 1, 4, 5))
         return col2im(
             gcol, self.input_shape, self.kernel_size, self.stride, self.pad, to_matrix=False
         )
