@@ -40,7 +40,9 @@ SCALAR_WORKLOADS = (
 MATMUL, MLP = "matmul", "mlp"
 # 51단계: 손글씨 숫자 8,000장으로 MLP(784 -> 100 -> 10, ReLU)를 배치 100으로 한 에포크 학습.
 DIGITS = "digits_epoch"
-TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS)
+# 제5고지: LeNet 크기의 합성곱 한 번(순전파+역전파), 숫자 CNN 한 에포크, LSTM 잘린 역전파의 한 스텝.
+CONV, CNN, LSTM = "conv2d", "cnn_epoch", "lstm_bptt"
+TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS, CONV, CNN, LSTM)
 ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
 
 
@@ -215,6 +217,69 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
             loss.backward()
             optimizer.step()
         return [p.data for p in model.params()], float(loss.data)
+
+    def conv2d_grads(self, x, W, b):
+        """합성곱 한 번의 순전파와 역전파(시작 미분값 1). (gx, gW, gb)."""
+        tg = self.module
+        xs = [tg.Variable(a) for a in (x, W, b)]
+        y = tg.conv2d(*xs)
+        y.backward(gradient=np.ones(y.shape, dtype=y.dtype))
+        return [v.grad for v in xs]
+
+    def cnn_epoch(self, params, batches, lr: float):
+        """숫자 CNN의 한 에포크를 이 프레임워크의 관용구로: Conv2d 층, pooling, Linear, SGD."""
+        from tinygrad_ko.functions.softmax import softmax_cross_entropy
+        from tinygrad_ko.nn.conv import Conv2d
+        from tinygrad_ko.nn.layers import Linear
+        from tinygrad_ko.nn.models import Sequential
+        from tinygrad_ko.optimizers import SGD
+
+        tg = self.module
+
+        def pool(x):
+            return tg.pooling(tg.relu(x), 2, 2)
+
+        W1, b1, W2, b2, W3, b3 = params
+        c1, c2 = (
+            Conv2d(W1.shape[0], 5, in_channels=1),
+            Conv2d(W2.shape[0], 5, in_channels=W1.shape[0]),
+        )
+        fc = Linear(W3.shape[1], in_size=W3.shape[0])
+        model = Sequential(c1, pool, c2, pool, lambda x: x.reshape(x.shape[0], -1), fc)
+        for param, value in zip(model.params(), params, strict=True):
+            param.data = value.copy()
+        optimizer = SGD(model.parameters(), lr=lr)
+        for x, t in batches:
+            loss = softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            optimizer.step()
+        return [p.data for p in model.params()], float(loss.data)
+
+    def lstm_bptt(self, params, windows, lr: float):
+        """LSTM 잘린 역전파: 창(30시각)마다 순전파, 역전파, SGD, 그리고 상태를 그래프에서 떼기."""
+        from tinygrad_ko.functions.losses import mean_squared_error
+        from tinygrad_ko.nn.layers import Linear
+        from tinygrad_ko.nn.rnn import LSTM
+        from tinygrad_ko.optimizers import SGD
+
+        Wx, Wh, b, Wf, bf = params
+        lstm = LSTM(Wh.shape[0], in_size=Wx.shape[0], dtype=Wx.dtype)
+        fc = Linear(1, in_size=Wh.shape[0], dtype=Wx.dtype)
+        parameters = [lstm.x2h.W, lstm.h2h.W, lstm.x2h.b, fc.W, fc.b]  # params와 같은 순서
+        for param, value in zip(parameters, params, strict=True):
+            param.data = value.copy()
+        optimizer = SGD(parameters, lr=lr)
+        for xs, ts in windows:
+            loss = 0
+            for x, t in zip(xs, ts, strict=True):
+                loss = loss + mean_squared_error(fc(lstm(x)), t)
+            for p in parameters:
+                p.cleargrad()
+            loss.backward()
+            optimizer.step()
+            lstm.h, lstm.c = lstm.h.detach(), lstm.c.detach()
+        return [p.data for p in parameters], float(loss.data)
 
     @staticmethod
     def gpt(config, weights):
@@ -431,6 +496,83 @@ class TorchEngine(OperatorMixin, Engine):
         for layer in (model[0], model[2]):
             arrays += [layer.weight.detach().numpy().T, layer.bias.detach().numpy()]
         return arrays, loss.item()
+
+    def conv2d_grads(self, x, W, b):
+        torch = self.torch
+        xs = [torch.from_numpy(a).requires_grad_(True) for a in (x, W, b)]
+        y = torch.nn.functional.conv2d(*xs)
+        y.backward(torch.ones_like(y))
+        return [v.grad.numpy() for v in xs]
+
+    def cnn_epoch(self, params, batches, lr: float):
+        """같은 한 에포크를 PyTorch의 관용구로: `nn.Sequential`, `optim.SGD`, `F.cross_entropy`."""
+        torch = self.torch
+        nn = torch.nn
+        W1, b1, W2, b2, W3, b3 = params
+        model = nn.Sequential(
+            nn.Conv2d(1, W1.shape[0], 5), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(W1.shape[0], W2.shape[0], 5), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(*W3.shape),
+        ).to(torch.float64 if W1.dtype == np.float64 else torch.float32)  # fmt: skip
+        with torch.no_grad():
+            for layer, W, b in ((model[0], W1, b1), (model[3], W2, b2), (model[7], W3.T, b3)):
+                layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(W)))
+                layer.bias.copy_(torch.from_numpy(b))
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        for x, t in batches:
+            loss = nn.functional.cross_entropy(model(torch.from_numpy(x)), torch.from_numpy(t))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        arrays = []
+        for layer in (model[0], model[3]):
+            arrays += [layer.weight.detach().numpy(), layer.bias.detach().numpy()]
+        arrays += [model[7].weight.detach().numpy().T, model[7].bias.detach().numpy()]
+        return arrays, loss.item()
+
+    def lstm_bptt(self, params, windows, lr: float):
+        """같은 잘린 역전파를 `nn.LSTMCell`로. 쌓은 가중치의 게이트 순서를 (f, i, o, u)에서 PyTorch의
+        (i, f, g, o)로 바꿔 옮기고, 편향은 b_ih 하나(b_hh = 0)에 둡니다."""
+        torch = self.torch
+        Wx, Wh, b, Wf, bf = params
+        H = Wh.shape[0]
+        dtype = torch.float64 if Wx.dtype == np.float64 else torch.float32
+        order = [1, 0, 3, 2]  # PyTorch의 i, f, g, o가 우리의 몇 번째 블록(f=0, i=1, o=2, u=3)인지
+
+        def to_torch(a):
+            return np.concatenate([a[..., k * H : (k + 1) * H] for k in order], axis=-1)
+
+        def from_torch(a):
+            blocks = [a[..., k * H : (k + 1) * H] for k in range(4)]
+            return np.concatenate([blocks[order.index(k)] for k in range(4)], axis=-1)
+
+        cell = torch.nn.LSTMCell(Wx.shape[0], H, dtype=dtype)
+        fc = torch.nn.Linear(H, 1, dtype=dtype)
+        with torch.no_grad():
+            cell.weight_ih.copy_(torch.from_numpy(to_torch(Wx).T.copy()))
+            cell.weight_hh.copy_(torch.from_numpy(to_torch(Wh).T.copy()))
+            cell.bias_ih.copy_(torch.from_numpy(to_torch(b)))
+            cell.bias_hh.zero_()
+            fc.weight.copy_(torch.from_numpy(Wf.T.copy()))
+            fc.bias.copy_(torch.from_numpy(bf))
+        parameters = [cell.weight_ih, cell.weight_hh, cell.bias_ih, fc.weight, fc.bias]
+        optimizer = torch.optim.SGD(parameters, lr=lr)
+        mse, state = torch.nn.functional.mse_loss, None
+        for xs, ts in windows:
+            loss = 0
+            for x, t in zip(xs, ts, strict=True):
+                state = cell(torch.from_numpy(x), state)
+                loss = loss + mse(fc(state[0]), torch.from_numpy(t))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            state = (state[0].detach(), state[1].detach())
+        arrays = [
+            from_torch(cell.weight_ih.detach().numpy().T),
+            from_torch(cell.weight_hh.detach().numpy().T),
+        ]
+        arrays += [from_torch(cell.bias_ih.detach().numpy()), fc.weight.detach().numpy().T]
+        return [*arrays, fc.bias.detach().numpy()], loss.item()
 
 
 def load(key: str):

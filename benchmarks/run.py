@@ -52,6 +52,12 @@ SINGLE_BLAS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THR
 WORKLOAD_ENV[engines.MATMUL] = {**WORKLOAD_ENV[engines.ELEMENTWISE], **SINGLE_BLAS}
 WORKLOAD_ENV[engines.MLP] = SINGLE_BLAS
 WORKLOAD_ENV[engines.DIGITS] = SINGLE_BLAS
+# 합성곱과 CNN: 수 MB짜리 배열(im2col의 행렬 등)을 배치마다 새로 만들므로, 기본 glibc는 힙을 운영 체제에
+# 돌려주었다가 다시 받으며 페이지 폴트를 냅니다(CNN 한 에포크에서 시간의 약 40%). 1000x1000 작업처럼
+# 힙에서 주고 돌려주지 않게 고정해 계산 비용을 비교합니다. PyTorch는 자기 할당기가 있어 폴트가 없습니다.
+WORKLOAD_ENV[engines.CONV] = WORKLOAD_ENV[engines.MATMUL]
+WORKLOAD_ENV[engines.CNN] = WORKLOAD_ENV[engines.MATMUL]
+WORKLOAD_ENV[engines.LSTM] = SINGLE_BLAS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

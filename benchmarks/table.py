@@ -16,6 +16,8 @@ from engines import (
     AFFINE,
     AFFINE_MEMORY,
     CHAIN,
+    CNN,
+    CONV,
     DEPTH,
     DIGITS,
     ELEMENTWISE,
@@ -23,6 +25,7 @@ from engines import (
     ENGINES,
     FANIN,
     GPT,
+    LSTM,
     MATMUL,
     MEMORY,
     MLP,
@@ -192,6 +195,19 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
             lambda key: _cell(results, key, DIGITS, lambda d: spread(summarize(d["epoch_ms"]))),
         ),
         (
+            "합성곱 64×1×28×28, 필터 16개 5×5, 순전파+역전파(gx, gW, gb), ms",
+            lambda key: _cell(results, key, CONV, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            f"손글씨 숫자 {sizes.cnn_samples:,}장 CNN 한 에포크(conv 8@5×5 → pool → conv 16@5×5 → "
+            "pool → linear, 배치 100, SGD), ms",
+            lambda key: _cell(results, key, CNN, lambda d: spread(summarize(d["epoch_ms"]))),
+        ),
+        (
+            "LSTM 잘린 역전파 한 스텝(배치 30, 은닉 100, 30시각 + SGD), ms",
+            lambda key: _cell(results, key, LSTM, lambda d: spread(summarize(d["step_ms"]))),
+        ),
+        (
             "한국어 microGPT 학습 스텝(이름 하나: 순전파+역전파+Adam), ms",
             lambda key: _cell(results, key, GPT, lambda d: spread(summarize(d["ms"]))),
         ),
@@ -284,6 +300,9 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "no_grad_arrays": lambda results, key, sizes: _arrays(results, key, "no_grad_peak"),
     "held_arrays": lambda results, key, sizes: _arrays(results, key, "held_after_backward"),
     "gpt_ms": lambda results, key, sizes: _median(results, key, GPT, "ms"),
+    "conv_ms": lambda results, key, sizes: _median(results, key, CONV, "ms"),
+    "cnn_ms": lambda results, key, sizes: _median(results, key, CNN, "epoch_ms"),
+    "lstm_ms": lambda results, key, sizes: _median(results, key, LSTM, "step_ms"),
     "gpt_node_us": lambda results, key, sizes: _gpt_node_us(results, key),
 }
 # 목표의 기준 가운데 이번 실행의 크기에서 구하는 것

@@ -120,6 +120,24 @@ TARGETS = (
         goal=("<", 1),
     ),
     Target(
+        "합성곱 64×1×28×28, 필터 16개 5×5, 순전파+역전파: tinygrad_ko ÷ torch",
+        value=("conv_ms", "tinygrad_ko"),
+        over=("conv_ms", "torch"),
+        goal=("<=", 2),
+    ),
+    Target(
+        "손글씨 숫자 CNN 한 에포크: tinygrad_ko ÷ torch",
+        value=("cnn_ms", "tinygrad_ko"),
+        over=("cnn_ms", "torch"),
+        goal=("<=", 2),
+    ),
+    Target(
+        "LSTM 잘린 역전파 한 스텝: tinygrad_ko ÷ torch",
+        value=("lstm_ms", "tinygrad_ko"),
+        over=("lstm_ms", "torch"),
+        goal=("<=", 1.5),
+    ),
+    Target(
         "tinygrad_ko의 역전파가 성공하는 가장 깊은 사슬",
         value=("deepest", "tinygrad_ko"),
         spec=",.0f",

@@ -50,6 +50,11 @@ class Sizes:
     digits_samples: int = 8000  # 51단계: 손글씨 숫자 학습 세트 전부(배치 100개씩 80스텝)
     digits_repeats: int = 7
     gpt_steps: int = 20  # 한국어 microGPT: 잴 학습 스텝 수(스텝마다 다른 이름)
+    conv_repeats: int = 30  # LeNet 크기 합성곱(64×1×28×28, 필터 16개 5×5)의 순전파+역전파
+    cnn_samples: int = 8000  # 숫자 CNN: 학습 세트 전부(배치 100개씩 80스텝)
+    cnn_repeats: int = 3
+    lstm_windows: int = 10  # LSTM 잘린 역전파: 반복 한 번에 도는 창(30시각) 수
+    lstm_repeats: int = 7
 
 
 FULL = Sizes()
@@ -72,6 +77,11 @@ QUICK = Sizes(
     digits_samples=1000,
     digits_repeats=2,
     gpt_steps=3,
+    conv_repeats=3,
+    cnn_samples=500,
+    cnn_repeats=1,
+    lstm_windows=2,
+    lstm_repeats=2,
 )
 
 # 원소별 연산 작업: 블록 하나가 연산 5개(곱, 뺄셈, 제곱, 부호 바꿈, exp)이고 4번 되풀이합니다.
@@ -599,3 +609,190 @@ def gpt_step(engine, sizes: Sizes) -> dict:
         trainer.step(ids, 0.01)
         times_ms.append((clock() - t0) / 1e6)
     return {"ms": times_ms, "value_nodes": nodes, "steps": sizes.gpt_steps}
+
+
+# --- (j) 제5고지: 합성곱, 숫자 CNN, LSTM의 잘린 역전파 ---------------------------------------
+def _windows_sum(x: np.ndarray, k: int) -> np.ndarray:
+    """x (N, C, H, W)에서 k×k 창마다의 값을 (C, k, k) 자리별로 모두 더한 것(NumPy로 손수)."""
+    n, c, h, w = x.shape
+    out = np.zeros((c, k, k))
+    for i in range(k):
+        for j in range(k):
+            out[:, i, j] = x[:, :, i : i + h - k + 1, j : j + w - k + 1].sum(axis=(0, 2, 3))
+    return out
+
+
+def conv2d(engine, sizes: Sizes) -> dict:
+    """LeNet 크기의 합성곱 한 번: x (64, 1, 28, 28), 필터 (16, 1, 5, 5), 편향. 순전파+역전파 ms.
+
+    시작 미분값이 1이면 gW[o, c, i, j]는 (i, j)만큼 옮긴 창들의 합, gb는 출력 칸 수, gx의 합은
+    출력 칸 수 × W의 합입니다. 이것들을 NumPy로 구해 먼저 비교합니다.
+    """
+    rng = np.random.default_rng(0)
+    x = rng.random((64, 1, 28, 28), dtype=np.float32)
+    W = (rng.standard_normal((16, 1, 5, 5)) * 0.2).astype(np.float32)
+    b = np.zeros(16, dtype=np.float32)
+    gx, gW, gb = engine.conv2d_grads(
+        x.astype(np.float64), W.astype(np.float64), b.astype(np.float64)
+    )
+    cells = 64 * 24 * 24
+    want_gW = np.broadcast_to(_windows_sum(x.astype(np.float64), 5), gW.shape)
+    if not (
+        np.allclose(gW, want_gW, rtol=1e-9)
+        and np.allclose(gb, cells)
+        and math.isclose(float(gx.sum()), cells * float(W.astype(np.float64).sum()), rel_tol=1e-9)
+    ):
+        raise WrongGradient("합성곱: 미분값이 NumPy로 구한 값과 다릅니다.")
+    times_ms = []
+    engine.conv2d_grads(x, W, b)  # 데우기
+    for _ in range(sizes.conv_repeats):
+        gc.collect()
+        start = clock()
+        engine.conv2d_grads(x, W, b)
+        times_ms.append((clock() - start) / 1e6)
+    return {"ms": times_ms}
+
+
+def _numpy_cnn_loss(params, x, t) -> float:
+    """숫자 CNN의 손실을 NumPy로(창의 곱을 einsum으로): 합성곱 → relu → 2×2 최댓값 풀링 두 번 → linear."""
+    W1, b1, W2, b2, W3, b3 = params
+
+    def conv(x, W, b):
+        windows = np.lib.stride_tricks.sliding_window_view(x, W.shape[2:], axis=(2, 3))
+        return np.einsum("nchwij,ocij->nohw", windows, W) + b[:, None, None]
+
+    def pool(x):
+        n, c, h, w = x.shape
+        return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+    h = pool(np.maximum(conv(pool(np.maximum(conv(x, W1, b1), 0)), W2, b2), 0))
+    scores = h.reshape(len(x), -1) @ W3 + b3
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return float(-log_p[np.arange(len(t)), t].mean())
+
+
+def _check_by_differences(loss, params, got_grads, what: str, picks: int = 6) -> None:
+    """매개변수마다 원소 몇 개를 골라, 중앙 차분으로 구한 미분값과 엔진의 미분값을 비교합니다."""
+    rng = np.random.default_rng(5)
+    for k, (p, g) in enumerate(zip(params, got_grads, strict=True)):
+        for index in zip(*(rng.integers(0, n, picks) for n in p.shape), strict=True):
+            saved = p[index]
+            p[index] = saved + 1e-6
+            upper = loss(params)
+            p[index] = saved - 1e-6
+            lower = loss(params)
+            p[index] = saved
+            want = (upper - lower) / 2e-6
+            if not math.isclose(g[index], want, rel_tol=1e-4, abs_tol=1e-7):
+                raise WrongGradient(
+                    f"{what}: {k}번 매개변수 {index}의 미분값 {g[index]!r} ≠ {want!r}"
+                )
+
+
+def cnn_problem(n_samples: int):
+    """숫자 그림 (N, 1, 28, 28) float32를 시드 0의 순서로 배치 100개씩, 그리고 처음 매개변수."""
+    from tinygrad_ko.data.datasets import load_mnist
+
+    images, labels = load_mnist(train=True)
+    order = np.random.default_rng(0).permutation(len(images))[:n_samples]
+    x = (images[order].reshape(-1, 1, 28, 28) / np.float32(255.0)).astype(np.float32)
+    t = labels[order].astype(np.int64)
+    batches = [
+        (x[i : i + DIGITS_BATCH], t[i : i + DIGITS_BATCH]) for i in range(0, len(x), DIGITS_BATCH)
+    ]
+    rng = np.random.default_rng(1)
+
+    def normal(shape, fan_in):
+        return (rng.standard_normal(shape) * np.sqrt(1 / fan_in)).astype(np.float32)
+
+    # 편향도 0이 아닌 작은 값으로 둡니다. 배경(0)만 닿는 창의 출력이 relu의 꺾이는 점 0에 딱 놓이면
+    # 중앙 차분이 미분값을 재지 못하기 때문입니다.
+    params = [
+        normal((8, 1, 5, 5), 25), normal(8, 100),
+        normal((16, 8, 5, 5), 200), normal(16, 100),
+        normal((256, 10), 256), np.zeros(10, np.float32),
+    ]  # fmt: skip
+    return batches, params
+
+
+def cnn_epoch(engine, sizes: Sizes) -> dict:
+    """숫자 CNN(conv 8@5×5 → relu → pool → conv 16@5×5 → relu → pool → linear 256→10)의 한 에포크 ms.
+
+    재기 전에 float64로 한 스텝을 하고, (처음 값 − 새 값) / 학습률로 되찾은 미분값을 NumPy 손실의
+    중앙 차분과 비교합니다.
+    """
+    batches, params = cnn_problem(sizes.cnn_samples)
+    x0, t0 = batches[0]
+    x0, p64 = x0[:20].astype(np.float64), [p.astype(np.float64) for p in params]
+    new, _ = engine.cnn_epoch(p64, [(x0, t0[:20])], DIGITS_LR)
+    grads = [(p - q) / DIGITS_LR for p, q in zip(p64, new, strict=True)]
+    _check_by_differences(lambda ps: _numpy_cnn_loss(ps, x0, t0[:20]), p64, grads, "숫자 CNN")
+    epoch_ms = []
+    engine.cnn_epoch(params, batches[:2], DIGITS_LR)  # 데우기
+    for _ in range(sizes.cnn_repeats):
+        gc.collect()
+        start = clock()
+        _, loss = engine.cnn_epoch(params, batches, DIGITS_LR)
+        epoch_ms.append((clock() - start) / 1e6)
+    return {"samples": sizes.cnn_samples, "epoch_ms": epoch_ms, "final_loss": loss}
+
+
+LSTM_HIDDEN, LSTM_BATCH, LSTM_BPTT, LSTM_LR = 100, 30, 30, 0.01
+
+
+def lstm_problem(n_windows: int, dtype=np.float32):
+    """sin 곡선 조각(흐름 30개)과 LSTM(은닉 100, 게이트 열 순서 f, i, o, u) + Linear(100 → 1)의 처음 값."""
+    rng = np.random.default_rng(0)
+    steps = n_windows * LSTM_BPTT + 1
+    phase = rng.random((1, LSTM_BATCH)) * 2 * np.pi
+    curve = np.sin(np.linspace(0, 8 * np.pi, steps)[:, None] + phase)[..., None].astype(dtype)
+    windows = [
+        (curve[i : i + LSTM_BPTT], curve[i + 1 : i + LSTM_BPTT + 1])
+        for i in range(0, n_windows * LSTM_BPTT, LSTM_BPTT)
+    ]
+    H = LSTM_HIDDEN
+    params = [
+        (rng.standard_normal((1, 4 * H)) * 1.0).astype(dtype),
+        (rng.standard_normal((H, 4 * H)) * np.sqrt(1 / H)).astype(dtype),
+        np.zeros(4 * H, dtype),
+        (rng.standard_normal((H, 1)) * np.sqrt(1 / H)).astype(dtype),
+        np.zeros(1, dtype),
+    ]
+    return windows, params
+
+
+def _numpy_lstm_loss(params, xs, ts) -> float:
+    """한 창의 손실(시각마다 평균 제곱 오차의 합)을 NumPy로. 상태는 0에서 시작합니다."""
+    Wx, Wh, b, Wf, bf = params
+    H = Wh.shape[0]
+    h = c = np.zeros((xs.shape[1], H))
+    total = 0.0
+    for x, t in zip(xs, ts, strict=True):
+        z = x @ Wx + h @ Wh + b
+        f, i, o = (1 / (1 + np.exp(-z[:, k * H : (k + 1) * H])) for k in range(3))
+        c = f * c + i * np.tanh(z[:, 3 * H :])
+        h = o * np.tanh(c)
+        total += float(((h @ Wf + bf - t) ** 2).mean())
+    return total
+
+
+def lstm_bptt(engine, sizes: Sizes) -> dict:
+    """LSTM 잘린 역전파의 한 스텝(배치 30, 은닉 100, 30시각의 순전파 + 역전파 + SGD + 상태 떼기), ms.
+
+    재기 전에 float64로 첫 창 하나를 학습하고, 되찾은 미분값을 NumPy 손실의 중앙 차분과 비교합니다.
+    """
+    windows, params = lstm_problem(sizes.lstm_windows)
+    w64, p64 = lstm_problem(1, np.float64)
+    new, _ = engine.lstm_bptt(p64, w64, LSTM_LR)
+    grads = [(p - q) / LSTM_LR for p, q in zip(p64, new, strict=True)]
+    xs, ts = w64[0]
+    _check_by_differences(lambda ps: _numpy_lstm_loss(ps, xs, ts), p64, grads, "LSTM")
+    step_ms = []
+    engine.lstm_bptt(params, windows[:1], LSTM_LR)  # 데우기
+    for _ in range(sizes.lstm_repeats):
+        gc.collect()
+        start = clock()
+        engine.lstm_bptt(params, windows, LSTM_LR)
+        step_ms.append((clock() - start) / 1e6 / len(windows))
+    return {"step_ms": step_ms, "windows": len(windows)}

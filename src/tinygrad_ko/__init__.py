@@ -4,7 +4,7 @@
 
 함수가 있는 곳: 원소별 함수와 브로드캐스트(`functions.py`), 모양 바꾸기와 인덱싱(`shapes.py`),
 축을 따라 줄이기(`reductions.py`), 행렬 곱과 linear(`matrix.py`), 활성화 함수(`activations.py`),
-손실 함수(`losses.py`).
+손실 함수(`losses.py`), 합성곱과 풀링(`conv.py`).
 """
 
 from .autograd import (
@@ -24,6 +24,20 @@ from .autograd import (
 )
 from .functions import operators as _operators  # noqa: F401 - Variable에 연산자를 붙입니다.
 from .functions.activations import ReLU, Sigmoid, relu, sigmoid
+from .functions.conv import (
+    AveragePooling,
+    Col2im,
+    Conv2d,
+    Im2col,
+    Pooling,
+    average_pooling,
+    col2im,
+    conv2d,
+    conv2d_simple,
+    get_conv_outsize,
+    im2col,
+    pooling,
+)
 from .functions.elementwise import (
     Add,
     BroadcastTo,
@@ -65,14 +79,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Add",
+    "AveragePooling",
     "BroadcastTo",
     "Clip",
+    "Col2im",
     "Config",
+    "Conv2d",
     "Cos",
     "Div",
     "Exp",
     "Function",
     "GetItem",
+    "Im2col",
     "Linear",
     "Log",
     "MatMul",
@@ -83,6 +101,7 @@ __all__ = [
     "Mul",
     "Neg",
     "Parameter",
+    "Pooling",
     "Pow",
     "ReLU",
     "Reshape",
@@ -98,14 +117,20 @@ __all__ = [
     "add",
     "as_array",
     "as_variable",
+    "average_pooling",
     "broadcast_to",
     "clip",
+    "col2im",
+    "conv2d",
+    "conv2d_simple",
     "cos",
     "div",
     "exp",
+    "get_conv_outsize",
     "get_item",
     "grad",
     "gradient_check",
+    "im2col",
     "linear",
     "log",
     "matmul",
@@ -118,6 +143,7 @@ __all__ = [
     "no_grad",
     "numerical_diff",
     "numerical_grad",
+    "pooling",
     "pow",
     "relu",
     "reshape",

@@ -150,6 +150,44 @@ class Variable:
         """미분값을 지웁니다. 같은 변수로 새 계산을 미분하기 전에 부릅니다."""
         self.grad = None
 
+    def unchain(self) -> None:
+        """창조자와의 연결을 끊어 이 변수를 말단 변수로 만듭니다(DeZero). 미분은 계속 받습니다."""
+        self.creator = None
+
+    def unchain_backward(self) -> None:
+        """이 변수보다 입력 쪽의 그래프를 끊어 놓아 줍니다(DeZero, 잘린 역전파). 이 변수는 그대로입니다.
+
+        살아 있는 중간 변수는 모두 말단 변수가 되고(`unchain`), 이미 사라진 중간 변수의 자리는 미분이
+        필요 없는 상수가 됩니다. 그러면 그 앞의 함수들을 가리키는 것이 없어져 메모리에서 풀립니다.
+        `backward()`가 이미 놓아 준 함수(retain_graph=False) 앞으로는 따라갈 수 없습니다.
+        """
+        from .function import constant  # function이 이 모듈을 가져오므로 여기서 가져옵니다.
+
+        stack = [] if self.creator is None else [self.creator]
+        while stack:
+            func = stack.pop()
+            if func.edges is None:  # 역전파가 이미 놓아 준 함수: 입력 쪽을 모릅니다.
+                continue
+            needs = list(func.needs_input_grad)
+            for i, edge in enumerate(func.edges):
+                if isinstance(edge, tuple):  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
+                    creator, x = edge[0], edge[0].outputs[edge[1]]()
+                elif isinstance(edge, Variable) and edge.creator is not None:
+                    creator, x = edge.creator, edge
+                else:  # 말단 변수, 상수, 이미 끊은 자리
+                    continue
+                stack.append(creator)
+                if x is not None:
+                    x.unchain()
+                    func.edges[i] = x
+                else:  # 사라진 중간 변수: 미분값을 받을 곳이 없으니 상수 자리로 둡니다.
+                    func.edges[i], needs[i] = constant(np.zeros(0)), False
+            func.needs_input_grad = tuple(needs)
+
+    def detach(self) -> Variable:
+        """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach)."""
+        return Variable(self.data, requires_grad=False)
+
     def backward(
         self,
         retain_grad: bool = False,

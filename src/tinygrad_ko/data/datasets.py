@@ -5,7 +5,8 @@
 - 저장소에 든 데이터: `load_mnist`(MNIST 손글씨 숫자 10,000장, `data/mnist10k.npz`). 실행 중에 아무것도
   내려받지 않습니다. 출처와 라이선스는 `data/README.md`에 있습니다.
 - `Dataset`(49단계): `dataset[i]`로 (입력, 정답) 한 쌍을 꺼내고, 꺼낼 때 변환(`transform`)을 합니다.
-  `ArrayDataset`은 배열 두 개를, `Spiral`과 `MNIST`는 위의 데이터를 담습니다.
+  `ArrayDataset`은 배열 두 개를, `Spiral`과 `MNIST`는 위의 데이터를 담습니다. `SinCurve`(59단계)는
+  시계열: 한 시각의 값이 입력, 다음 시각의 값이 정답입니다.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "MNIST",
     "ArrayDataset",
     "Dataset",
+    "SinCurve",
     "Spiral",
     "load_mnist",
     "make_moons",
@@ -232,3 +234,33 @@ class MNIST(Dataset):
 
     def prepare(self) -> None:
         self.data, self.label = load_mnist(self.train)
+
+
+class SinCurve(Dataset):
+    """시계열 데이터(59단계): [0, 2π]를 1,000점으로 나눈 sin 곡선에 ±0.05의 균일한 잡음을 더한 것.
+
+    i번째 쌍은 (i번째 값, i+1번째 값)이라 999쌍이고, 모양은 각각 (1,)입니다. `train=False`이면 잡음
+    없는 cos 곡선입니다(책과 같음). 책은 잡음에 시드가 없어 실행마다 데이터가 다릅니다. 여기서는
+    `seed`(기본값 0)로 정하고, None이면 실행마다 다릅니다.
+    """
+
+    def __init__(
+        self,
+        train: bool = True,
+        transform: Callable | None = None,
+        target_transform: Callable | None = None,
+        *,
+        seed: int | np.random.Generator | None = 0,
+    ) -> None:
+        self.seed = seed
+        super().__init__(train, transform, target_transform)
+
+    def prepare(self) -> None:
+        x = np.linspace(0, 2 * np.pi, 1000)
+        if self.train:
+            noise = np.random.default_rng(self.seed).uniform(-0.05, 0.05, size=x.shape)
+            y = np.sin(x) + noise
+        else:
+            y = np.cos(x)
+        self.data = y[:-1, np.newaxis]
+        self.label = y[1:, np.newaxis]

@@ -26,7 +26,7 @@ import numpy as np
 
 from .datasets import Dataset
 
-__all__ = ["DataLoader"]
+__all__ = ["DataLoader", "SeqDataLoader"]
 
 
 # --8<-- [start:loader]
@@ -134,3 +134,30 @@ def _batchable(dataset: object) -> bool:
         and (dataset.transform is None or hasattr(dataset.transform, "batch"))
         and (dataset.target_transform is None or hasattr(dataset.target_transform, "batch"))
     )
+
+
+class SeqDataLoader(DataLoader):
+    """시계열을 `batch_size`개의 나란한 흐름(stream)으로 나눠, 시각마다 흐름마다 한 샘플씩 내줍니다(60단계).
+
+    길이 n인 시계열을 길이 n // batch_size의 구간으로 나누고, b번 흐름은 b번 구간을 처음부터 차례로
+    읽습니다. 순서가 중요하므로 섞지 않습니다. `len(loader)`는 한 에포크의 시각 수 n // batch_size이고,
+    남는 끝 n % batch_size개는 읽지 않습니다. DeZero는 ceil(n / batch_size)번 읽어, 마지막 시각에
+    흐름마다 다음 흐름의 첫 샘플을 읽습니다(구간이 한 칸씩 겹침).
+    """
+
+    def __init__(self, dataset, batch_size: int) -> None:
+        super().__init__(dataset, batch_size, shuffle=False)
+        if len(dataset) < self.batch_size:
+            raise ValueError(
+                f"시계열의 길이 {len(dataset)}이(가) 흐름의 수 batch_size={self.batch_size}보다 "
+                f"짧습니다. batch_size를 {len(dataset)} 이하로 주세요."
+            )
+
+    def __len__(self) -> int:
+        return len(self.dataset) // self.batch_size
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+        jump = len(self)
+        starts = np.arange(self.batch_size) * jump  # 흐름마다 구간의 첫 번호
+        for step in range(jump):
+            yield self.batch(starts + step)

@@ -1,4 +1,5 @@
-"""모델: 층을 묶은 신경망 전체(45단계). `Model`, 층을 차례로 잇는 `Sequential`, 다층 퍼셉트론 `MLP`.
+"""모델: 층을 묶은 신경망 전체(45단계). `Model`, 층을 차례로 잇는 `Sequential`, 다층 퍼셉트론 `MLP`,
+그리고 VGG16의 구조(58단계, 학습한 가중치는 싣지 않습니다).
 
 micrograd 곁가지의 `tinygrad_ko.micrograd.nn.MLP`(스칼라 `Value`로 만든 신경망)와는 다른 클래스입니다. 여기의
 `MLP`는 텐서(`Variable`)와 행렬 곱으로 한 번에 한 배치를 계산합니다.
@@ -10,10 +11,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..functions.activations import sigmoid
+from ..functions.activations import relu, sigmoid
+from ..functions.conv import pooling
+from .conv import Conv2d
+from .dropout import dropout
 from .layers import Layer, Linear
 
-__all__ = ["MLP", "Model", "Sequential"]
+__all__ = ["MLP", "VGG16", "Model", "Sequential"]
 
 
 # --8<-- [start:model]
@@ -77,3 +81,49 @@ class MLP(Model):
             x = self.activation(layer(x))
         return self.layers[-1](x)
         # --8<-- [end:mlp]
+
+
+class VGG16(Model):
+    """VGG16의 구조: 3×3 합성곱 13개(패딩 1)와 2×2 최댓값 풀링 5번, 완전 연결 층 3개. 입력은
+    (N, 3, 224, 224), 출력은 ImageNet의 1,000 클래스 점수 (N, 1000)이고 매개변수는 138,357,544개입니다.
+
+    DeZero는 학습한 가중치(약 528 MB)를 실행 중에 내려받습니다(`pretrained=True`). 이 저장소는 실행 중에
+    아무것도 내려받지 않고 그 크기의 파일을 싣지도 않으므로, 구조만 만듭니다. 층은 첫 호출에서 입력
+    크기를 정하므로(Linear, Conv2d), 만들기만 해서는 메모리를 쓰지 않습니다.
+    """
+
+    channels = ((64, 64), (128, 128), (256, 256, 256), (512, 512, 512), (512, 512, 512))
+
+    def __init__(self, *, seed: int | None = None, dtype: object = np.float32) -> None:
+        rng = np.random.default_rng(seed)
+        self.convs = [
+            [Conv2d(oc, 3, 1, 1, seed=rng, dtype=dtype) for oc in block] for block in self.channels
+        ]
+        self.fc6 = Linear(4096, seed=rng, dtype=dtype)
+        self.fc7 = Linear(4096, seed=rng, dtype=dtype)
+        self.fc8 = Linear(1000, seed=rng, dtype=dtype)
+
+    def forward(self, x):
+        for block in self.convs:
+            for conv in block:
+                x = relu(conv(x))
+            x = pooling(x, 2, 2)
+        x = x.reshape(x.shape[0], -1)
+        x = dropout(relu(self.fc6(x)))
+        x = dropout(relu(self.fc7(x)))
+        return self.fc8(x)
+
+    @staticmethod
+    def preprocess(image: np.ndarray, dtype: object = np.float32) -> np.ndarray:
+        """(224, 224, 3) RGB 그림을 VGG16의 입력 (3, 224, 224)로: BGR 순서, 채널 평균을 빼기, 채널 먼저.
+
+        크기 바꾸기는 하지 않습니다(DeZero는 Pillow로 224×224로 바꿉니다).
+        """
+        image = np.asarray(image)
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(
+                f"preprocess에는 (높이, 너비, 3) 모양의 RGB 그림을 주세요. 받은 모양: {image.shape}."
+            )
+        image = image[:, :, ::-1].astype(dtype)  # RGB → BGR
+        image -= np.array([103.939, 116.779, 123.68], dtype=dtype)
+        return image.transpose(2, 0, 1)

@@ -121,6 +121,26 @@ step53    53         + flatten_params, save_weights, load_weights(책은 Layer�
                        파일까지 지움
 step54    54         + Config.train(18단계의 Config에 더함), test_mode, dropout(inverted)
                      ! Config.train이 전역이라 모든 스레드가 함께 씀
+step55    55-56      + get_conv_outsize((H + 2P − K) // S + 1, 패딩은 한쪽 폭; 56단계는 이론뿐)
+                     ! 인수를 검사하지 않음(커널이 패딩한 입력보다 크면 0이나 음수)
+step57    57         + pair, im2col_array, col2im_array, Im2col/im2col, Col2im/col2im, conv2d_simple,
+                       Conv2d/conv2d(tensordot), Deconv2d/deconv2d, Conv2DGradW, Pooling/pooling,
+                       Pooling2DGrad, Pooling2DWithIndexes, AveragePooling/average_pooling,
+                       축을 고르는 transpose(x, axes)(책의 x.transpose(...) 대신 함수로)
+                     ~ Transpose, transpose
+                     ! AveragePooling.backward가 KW, KH를 바꿔 풀어 직사각형 커널에서 IndexError;
+                       최댓값 풀링의 패딩이 0(PyTorch는 -∞); 모양 오류는 NumPy의 영어 그대로
+step58    58         + Conv2d 층(in_channels는 첫 입력에서), VGG16(구조만, 138,357,544개), preprocess
+                     ~ Conv2d
+                     ! Conv2d는 57단계의 함수 클래스와 이름만 같은 층; 학습한 가중치가 없어
+                       pretrained=True는 오류; preprocess는 크기를 바꾸지 않음(책은 Pillow)
+step59    59         + RNN, SinCurve, Variable.unchain/unchain_backward, SimpleRNN, train, predict_cos
+                     ! RNN(10, in_size=1)이 두 번째 시각에서 ValueError(h2h를 in_size로 만듦);
+                       SinCurve의 잡음이 전역 난수; predict_cos의 float(y.data)가 NumPy 2에서 TypeError
+step60    60         + LSTM(Linear 8개), SeqDataLoader, BetterRNN, train(미니배치)
+                     ~ train
+                     ! count == seqlen이 참이 되지 않아 에포크마다 마지막 4번의 반복을 역전파하지 않음;
+                       SeqDataLoader의 마지막 시각은 다음 흐름의 첫 샘플을 읽음
 
 ~ 줄은 앞 모듈에도 있는 클래스와 함수 가운데 이 모듈이 고쳐서 다시 정의한 것입니다. ~ 줄에 없는
 이름을 다시 정의하는 까닭은 이 모듈의 다른 정의를 가리켜야 해서이고, 코드는 앞 모듈의 것과
