@@ -114,7 +114,7 @@ def propagate(
             collector.outputs(func, gys)
             gxs = _call_backward(func, gys, create_graph)
             for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs, strict=True):
-                if gx is None or not needs or not collector.wants(edge):
+                if gx is None or not needs or not collector.wants(edge, gx):
                     continue
                 if not isinstance(edge, tuple) and edge.creator is None:  # 말단 변수
                     collector.leaf(edge, gx)
@@ -181,7 +181,7 @@ class Collector:
         # 받을 수 있으므로 id만이 아니라 같은 객체인지도 봅니다.
         self.given: dict[int, weakref.ref] = {}
 
-    def wants(self, edge: object) -> bool:
+    def wants(self, edge: object, gx: object) -> bool:
         return True
 
     def outputs(self, func: Function, gys: list) -> None:
@@ -215,8 +215,9 @@ class Collector:
 class Capture(Collector):
     """`grad()`: grad를 바꾸지 않고, 입력으로 준 변수들의 미분값만 모읍니다.
 
-    입력으로 준 중간 변수의 미분값은 그 창조자를 꺼낼 때 다 모여 있습니다. 입력보다 세대가 작은
-    함수는 어느 입력에도 닿지 않으므로 꺼내지 않습니다(그 그래프는 놓아 주지도 않습니다).
+    입력으로 준 중간 변수의 미분값은 그 창조자를 꺼낼 때 다 모여 있습니다. 가장 낮은 입력보다 세대가
+    작은 함수는 어느 입력에도 닿지 않으므로 꺼내지 않고, 그 그래프는 놓아 주지도 않습니다(PyTorch처럼
+    입력까지만 계산합니다).
     """
 
     def __init__(self, inputs: list[Variable], create_graph: bool) -> None:
@@ -225,9 +226,14 @@ class Capture(Collector):
         self.found: list = [None] * len(inputs)
         self.lowest = min(_generation(x) for x in inputs)
 
-    def wants(self, edge: object) -> bool:
+    def wants(self, edge: object, gx: object) -> bool:
+        """이 입력 쪽으로 더 거슬러 올라갈지. 창조자의 세대가 가장 낮은 입력보다 낮으면 그 앞에는 입력이
+        없으므로 멈추고, 그 자리의 변수가 입력이면 미분값을 여기서 모읍니다."""
         creator = edge[0] if isinstance(edge, tuple) else edge.creator
-        return creator is None or creator.generation + 1 >= self.lowest
+        if creator is None or creator.generation >= self.lowest:
+            return True
+        self.leaf(edge[0].outputs[edge[1]]() if isinstance(edge, tuple) else edge, gx)
+        return False
 
     def outputs(self, func: Function, gys: list) -> None:
         for ref, gy in zip(func.outputs, gys, strict=True):
@@ -236,7 +242,8 @@ class Capture(Collector):
     def leaf(self, x: Variable | None, gx: object) -> None:
         for i, wanted in enumerate(self.inputs):
             if wanted is x:
-                self.found[i] = _add(self.found[i], _grad_value(x, gx, self.create_graph))
+                total = _add(self.found[i], _grad_value(x, gx, self.create_graph))
+                self.found[i] = total if backprop_is_graph(total) else np.asarray(total)
 
     def undo(self) -> None:
         pass
