@@ -129,8 +129,8 @@ class Function:
             if isinstance(x, Variable) and x.generation > self.generation:
                 self.generation = x.generation
         self.edges, self.stamps = edges, tuple(stamps)
-        if any(shape != outputs[0].data.shape for shape in shapes):
-            self.input_shapes = tuple(shapes)  # 브로드캐스트한 입력이 있을 때만
+        if shapes.count(outputs[0].data.shape) != len(shapes):
+            self.input_shapes = tuple(shapes)  # 출력과 모양이 다른(브로드캐스트한) 입력이 있을 때만
         for y in outputs:
             y.creator, y.generation, y.requires_grad = self, self.generation + 1, True
         self.outputs = [weakref.ref(y) for y in outputs]
