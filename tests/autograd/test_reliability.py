@@ -18,10 +18,6 @@ def one_step(w: Variable, x: np.ndarray) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="알려진 회귀(엔진 다시 쓰기 뒤): 반복마다 모양 튜플 몇 바이트가 남습니다(1만 번에 약 47 KB). 원인을 찾아 고칠 때까지 표시해 둡니다",
-)
 def test_ten_thousand_iterations_keep_memory_stable():
     w = Variable(np.linspace(-1, 1, 50))
     x = np.linspace(0, 2, 50)

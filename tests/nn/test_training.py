@@ -62,10 +62,6 @@ def test_digits_reach_90_percent_test_accuracy():
 
 
 @pytest.mark.slow  # 메모리 추적(tracemalloc)이 할당마다 비용을 더해 10초쯤 걸립니다.
-@pytest.mark.xfail(
-    strict=True,
-    reason="알려진 회귀(엔진 다시 쓰기 뒤): 반복마다 모양 튜플 몇 바이트가 남습니다(1만 번에 약 47 KB). 원인을 찾아 고칠 때까지 표시해 둡니다",
-)
 def test_ten_thousand_training_steps_keep_memory_stable(gc_disabled):
     """GC를 끈 채 10,000 스텝: 계산 그래프가 순환 참조 없이 풀리므로 추적한 메모리가 늘지 않습니다."""
     rng = np.random.default_rng(0)

@@ -136,7 +136,9 @@ class Function:
         self.outputs = [weakref.ref(y) for y in outputs]
         self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         if self.keeps_output:
-            self.output_data = tuple(y.data for y in outputs)
+            # 리스트에서 만듭니다: 생성기로 만든 튜플은 크게 잡았다 줄여 CPython의 튜플 재사용 목록을 비켜 가므로,
+            # 함수마다 그 목록이 한 칸씩 자라 메모리 안정 테스트가 실패했습니다(상한 2,000칸까지).
+            self.output_data = tuple([y.data for y in outputs])
 
     def release(self) -> None:
         """역전파가 끝난 뒤(retain_graph=False): 붙잡은 입력과 출력 데이터를 놓아 줍니다."""
