@@ -2,11 +2,26 @@
 
 원소별 함수와 브로드캐스트(`elementwise`), 모양 바꾸기와 인덱싱(`shapes`), 축을 따라 줄이기
 (`reductions`), 행렬 곱과 linear(`matrix`), 활성화 함수(`activations`), 손실 함수(`losses`),
-소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`). `operators`는 이 함수들을 `Variable`의
+소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`), 합성곱과 풀링(`conv`). `operators`는 이 함수들을 `Variable`의
 연산자(`+`, `*`, `@`, …)와 메서드(`x.reshape`, `x.sum`, …)로 붙입니다.
 """
 
+from . import operators as _operators  # noqa: F401 - 이 함수들을 Variable의 연산자와 메서드로 붙입니다.
 from .activations import ReLU, Sigmoid, relu, sigmoid
+from .conv import (
+    AveragePooling,
+    Col2im,
+    Conv2d,
+    Im2col,
+    Pooling,
+    average_pooling,
+    col2im,
+    conv2d,
+    conv2d_simple,
+    get_conv_outsize,
+    im2col,
+    pooling,
+)
 from .elementwise import (
     Add,
     BroadcastTo,
@@ -54,6 +69,18 @@ from .softmax import (
 )
 
 __all__ = [
+    "AveragePooling",
+    "Col2im",
+    "Im2col",
+    "Pooling",
+    "average_pooling",
+    "col2im",
+    "conv2d",
+    "conv2d_simple",
+    "get_conv_outsize",
+    "im2col",
+    "pooling",
+    "Conv2d",
     "Add",
     "BroadcastTo",
     "Clip",
