@@ -203,20 +203,10 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
 
     def digits_epoch(self, params, batches, lr: float):
         """51단계의 한 에포크를 이 프레임워크의 관용구로: MLP 모델, SGD 옵티마이저, 교차 엔트로피."""
-        from tinygrad_ko.functions.softmax import softmax_cross_entropy
         from tinygrad_ko.nn.models import MLP
-        from tinygrad_ko.optimizers import SGD
 
         model = MLP((params[0].shape[1], params[2].shape[1]), self.module.relu)
-        for param, value in zip(model.params(), params, strict=True):
-            param.data = value.copy()
-        optimizer = SGD(model.parameters(), lr=lr)
-        for x, t in batches:
-            loss = softmax_cross_entropy(model(x), t)
-            model.cleargrads()
-            loss.backward()
-            optimizer.step()
-        return [p.data for p in model.params()], float(loss.data)
+        return _sgd_epoch(model, params, batches, lr)
 
     def conv2d_grads(self, x, W, b):
         """합성곱 한 번의 순전파와 역전파(시작 미분값 1). (gx, gW, gb)."""
@@ -228,11 +218,9 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
 
     def cnn_epoch(self, params, batches, lr: float):
         """숫자 CNN의 한 에포크를 이 프레임워크의 관용구로: Conv2d 층, pooling, Linear, SGD."""
-        from tinygrad_ko.functions.softmax import softmax_cross_entropy
         from tinygrad_ko.nn.conv import Conv2d
         from tinygrad_ko.nn.layers import Linear
         from tinygrad_ko.nn.models import Sequential
-        from tinygrad_ko.optimizers import SGD
 
         tg = self.module
 
@@ -246,15 +234,7 @@ class OperatorEngine(OperatorMixin, ArrayEngine):
         )
         fc = Linear(W3.shape[1], in_size=W3.shape[0])
         model = Sequential(c1, pool, c2, pool, lambda x: x.reshape(x.shape[0], -1), fc)
-        for param, value in zip(model.params(), params, strict=True):
-            param.data = value.copy()
-        optimizer = SGD(model.parameters(), lr=lr)
-        for x, t in batches:
-            loss = softmax_cross_entropy(model(x), t)
-            model.cleargrads()
-            loss.backward()
-            optimizer.step()
-        return [p.data for p in model.params()], float(loss.data)
+        return _sgd_epoch(model, params, batches, lr)
 
     def lstm_bptt(self, params, windows, lr: float):
         """LSTM 잘린 역전파: 창(30시각)마다 순전파, 역전파, SGD, 그리고 상태를 그래프에서 떼기."""
@@ -592,3 +572,19 @@ def load(key: str):
     if key == "dezero":
         return DezeroEngine()
     return TorchEngine()
+
+
+def _sgd_epoch(model, params, batches, lr: float):
+    """tinygrad_ko 모델을 주어진 처음 매개변수에서 SGD와 교차 엔트로피로 한 에포크 학습합니다."""
+    from tinygrad_ko.functions.softmax import softmax_cross_entropy
+    from tinygrad_ko.optimizers import SGD
+
+    for param, value in zip(model.params(), params, strict=True):
+        param.data = value.copy()
+    optimizer = SGD(model.parameters(), lr=lr)
+    for x, t in batches:
+        loss = softmax_cross_entropy(model(x), t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.step()
+    return [p.data for p in model.params()], float(loss.data)

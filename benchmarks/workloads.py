@@ -93,6 +93,17 @@ class WrongGradient(AssertionError):
     """엔진이 낸 미분값이 손으로 구한 값과 다릅니다."""
 
 
+def _timed_ms(call, repeats: int) -> tuple[list[float], object]:
+    """call()을 repeats번 잰 CPU 시간(밀리초)의 목록과 마지막 결과. 잴 때마다 먼저 GC로 앞의 쓰레기를 치웁니다."""
+    times, result = [], None
+    for _ in range(repeats):
+        gc.collect()
+        start = clock()
+        result = call()
+        times.append((clock() - start) / 1e6)
+    return times, result
+
+
 def _check_scalar(got: object, expected: float, what: str) -> None:
     value = float(np.asarray(got))
     if not math.isclose(value, expected, rel_tol=1e-9):
@@ -556,13 +567,10 @@ def digits_epoch(engine, sizes: Sizes) -> dict:
         np.allclose(g, w, rtol=1e-4, atol=1e-6) for g, w in zip(got, want, strict=True)
     ):
         raise WrongGradient("손글씨 숫자: 한 스텝 뒤의 매개변수가 NumPy로 구한 값과 다릅니다.")
-    epoch_ms = []
     engine.digits_epoch(params, batches, DIGITS_LR)  # 데우기
-    for _ in range(sizes.digits_repeats):
-        gc.collect()
-        start = clock()
-        final, loss = engine.digits_epoch(params, batches, DIGITS_LR)
-        epoch_ms.append((clock() - start) / 1e6)
+    epoch_ms, (final, loss) = _timed_ms(
+        lambda: engine.digits_epoch(params, batches, DIGITS_LR), sizes.digits_repeats
+    )
     return {
         "samples": sizes.digits_samples,
         "steps": len(batches),
@@ -643,13 +651,8 @@ def conv2d(engine, sizes: Sizes) -> dict:
         and math.isclose(float(gx.sum()), cells * float(W.astype(np.float64).sum()), rel_tol=1e-9)
     ):
         raise WrongGradient("합성곱: 미분값이 NumPy로 구한 값과 다릅니다.")
-    times_ms = []
     engine.conv2d_grads(x, W, b)  # 데우기
-    for _ in range(sizes.conv_repeats):
-        gc.collect()
-        start = clock()
-        engine.conv2d_grads(x, W, b)
-        times_ms.append((clock() - start) / 1e6)
+    times_ms, _ = _timed_ms(lambda: engine.conv2d_grads(x, W, b), sizes.conv_repeats)
     return {"ms": times_ms}
 
 
@@ -728,13 +731,10 @@ def cnn_epoch(engine, sizes: Sizes) -> dict:
     new, _ = engine.cnn_epoch(p64, [(x0, t0[:20])], DIGITS_LR)
     grads = [(p - q) / DIGITS_LR for p, q in zip(p64, new, strict=True)]
     _check_by_differences(lambda ps: _numpy_cnn_loss(ps, x0, t0[:20]), p64, grads, "숫자 CNN")
-    epoch_ms = []
     engine.cnn_epoch(params, batches[:2], DIGITS_LR)  # 데우기
-    for _ in range(sizes.cnn_repeats):
-        gc.collect()
-        start = clock()
-        _, loss = engine.cnn_epoch(params, batches, DIGITS_LR)
-        epoch_ms.append((clock() - start) / 1e6)
+    epoch_ms, (_, loss) = _timed_ms(
+        lambda: engine.cnn_epoch(params, batches, DIGITS_LR), sizes.cnn_repeats
+    )
     return {"samples": sizes.cnn_samples, "epoch_ms": epoch_ms, "final_loss": loss}
 
 
@@ -788,11 +788,7 @@ def lstm_bptt(engine, sizes: Sizes) -> dict:
     grads = [(p - q) / LSTM_LR for p, q in zip(p64, new, strict=True)]
     xs, ts = w64[0]
     _check_by_differences(lambda ps: _numpy_lstm_loss(ps, xs, ts), p64, grads, "LSTM")
-    step_ms = []
     engine.lstm_bptt(params, windows[:1], LSTM_LR)  # 데우기
-    for _ in range(sizes.lstm_repeats):
-        gc.collect()
-        start = clock()
-        engine.lstm_bptt(params, windows, LSTM_LR)
-        step_ms.append((clock() - start) / 1e6 / len(windows))
+    window_ms, _ = _timed_ms(lambda: engine.lstm_bptt(params, windows, LSTM_LR), sizes.lstm_repeats)
+    step_ms = [ms / len(windows) for ms in window_ms]
     return {"step_ms": step_ms, "windows": len(windows)}
