@@ -78,7 +78,7 @@ def grad(
     )
     if len(seeds) != len(outputs):
         raise messages.seed_count(len(outputs), len(seeds))
-    collector = Capture(inputs, create_graph)
+    collector = Capture(inputs)
     pending: dict = {}
     for y, given in zip(outputs, seeds, strict=True):
         _check_root(y)
@@ -220,9 +220,8 @@ class Capture(Collector):
     입력까지만 계산합니다).
     """
 
-    def __init__(self, inputs: list[Variable], create_graph: bool) -> None:
+    def __init__(self, inputs: list[Variable]) -> None:
         self.inputs = inputs
-        self.create_graph = create_graph
         self.found: list = [None] * len(inputs)
         self.lowest = min(_generation(x) for x in inputs)
 
@@ -241,9 +240,11 @@ class Capture(Collector):
 
     def leaf(self, x: Variable | None, gx: object) -> None:
         for i, wanted in enumerate(self.inputs):
-            if wanted is x:
-                total = _add(self.found[i], _grad_value(x, gx, self.create_graph))
-                self.found[i] = total if backprop_is_graph(total) else np.asarray(total)
+            if (
+                wanted is x
+            ):  # 돌려줄 배열은 늘 새 배열로, dtype은 입력의 것으로(create_graph면 Variable 그대로)
+                total = _add(self.found[i], gx)
+                self.found[i] = total if backprop_is_graph(total) else np.array(total, x.data.dtype)
 
     def undo(self) -> None:
         pass
@@ -260,13 +261,6 @@ def _in_dtype_of(x: Variable, gx: object) -> object:
     if backprop_is_graph(gx):
         return gx
     return np.asarray(gx, dtype=x.data.dtype)
-
-
-def _grad_value(x: Variable, gx: object, create_graph: bool) -> object:
-    """grad()가 돌려줄 미분값: 새 ndarray(나눠 쓰는 배열이 아닌 복사본)로, dtype은 x의 dtype으로."""
-    if create_graph or backprop_is_graph(gx):
-        return gx
-    return np.array(gx, dtype=x.data.dtype, copy=True)
 
 
 def backprop_is_graph(value: object) -> bool:

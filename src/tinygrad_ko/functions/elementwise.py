@@ -424,10 +424,6 @@ def _operand(other: object, like: object) -> object:
     배열과의 계산은 `np.result_type`으로 맞춥니다. 0차원 배열(`np.array(2.0)`)도 차원이 있는 실수
     배열의 dtype을 바꾸지 않습니다(PyTorch의 0차원 텐서와 같음: float32 배열 * np.array(2.0)은 float32).
     """
-    if type(other) is float and type(like) is Variable:  # 가장 흔한 경우: `x * 2.0`
-        dtype = like.data.dtype
-        if dtype.kind == "f":
-            return dtype.type(other)
     if type(other) is np.ndarray and other.ndim == 0 and other.dtype.kind in "biuf":
         data = like.data if isinstance(like, Variable) else like
         # 차원이 있는 실수 배열이나 한 단계 위(실수 > 정수 > bool)인 배열이면 그 dtype을 따릅니다.
@@ -440,7 +436,7 @@ def _operand(other: object, like: object) -> object:
         return other
     if type(other) is Variable or type(other) is np.ndarray:
         return other
-    data = like.data if type(like) is Variable or isinstance(like, Variable) else like
+    data = like.data if isinstance(like, Variable) else like
     if isinstance(other, Number | np.generic) and data is not None and not isinstance(other, bool):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
             return data.dtype.type(other)
