@@ -35,7 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .autograd.variable import Variable
+from .autograd.variable import Variable, mark_modified
 from .nn.layers import Layer
 
 __all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD"]
@@ -84,6 +84,9 @@ class Optimizer:
             if state is None:
                 state = self.state[param] = {}
             self.update_one(param, np.asarray(grad), state)
+            mark_modified(
+                param
+            )  # 이 값을 붙잡은 그래프로 다시 역전파하면 멈추게 합니다(PyTorch와 같음).
 
     def update_one(self, param: Variable, grad: np.ndarray, state: dict) -> None:
         raise NotImplementedError(f"{type(self).__name__}.update_one을 구현해 주세요.")

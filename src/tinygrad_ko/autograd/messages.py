@@ -192,7 +192,7 @@ def released(func: object) -> RuntimeError:
 
 def kept_input_changed(func: object, i: int, x: object, in_place: bool) -> RuntimeError:
     how = (
-        "제자리에서 고쳐졌습니다(옵티마이저의 step, load_weights처럼 라이브러리가 값을 바꿨습니다)"
+        "제자리에서 고쳐졌습니다(옵티마이저의 step처럼 라이브러리가 값을 바꿨습니다)"
         if in_place
         else "다른 배열로 바뀌었습니다"
     )
