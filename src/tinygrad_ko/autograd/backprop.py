@@ -344,14 +344,7 @@ def _validate_backward_result(func: Function, gxs: tuple, create_graph: bool) ->
         what = f"{name}.backward가 돌려준 {i}번 입력의 미분값"
         if create_graph and not backprop_is_graph(gx):
             raise messages.grad_not_variable(what, gx)
-        _check_grad(gx.data if backprop_is_graph(gx) else gx, _input_shape(func, i), what)
-
-
-def _input_shape(func: Function, i: int) -> tuple[int, ...]:
-    """i번 입력의 모양. 함수가 따로 기억하지 않았으면 입력이 모두 출력과 같은 모양입니다."""
-    if func.input_shapes is not None:
-        return func.input_shapes[i]
-    return func.output_specs[0][0]
+        _check_grad(gx.data if backprop_is_graph(gx) else gx, func.input_shapes[i], what)
 
 
 def _check_grad(grad: object, shape: tuple[int, ...], what: str) -> None:

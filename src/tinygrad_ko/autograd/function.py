@@ -65,9 +65,12 @@ class Function:
     edges: list | None = None
     stamps: tuple = ()  # 입력마다: 붙잡은 변수면 (data, version), 붙잡은 상수면 True, 아니면 None
     outputs: list[weakref.ref] | None = None
-    # 입력의 모양. 첫 출력과 모양이 다른 입력(브로드캐스트)이 있을 때만 기억하고, 아니면 None입니다.
+    # 입력의 모양. 브로드캐스트한 이항 연산이 미분값을 입력의 모양으로 되돌릴 때(`to_inputs`)와
+    # 사용자 함수의 backward 결과를 검사할 때 씁니다.
     input_shapes: tuple | None = None
-    output_specs: list | None = None  # 출력의 (모양, dtype): 사라진 출력의 미분값을 0으로 채울 때
+    output_specs: list | None = (
+        None  # 출력이 여럿일 때 (모양, dtype): 사라진 출력의 미분값을 0으로 채울 때
+    )
     output_data: tuple | None = None  # keeps_output인 함수가 붙잡은 출력의 데이터
     in_graph = False  # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지
 
@@ -121,20 +124,17 @@ class Function:
         if len(kept) != len(inputs):
             raise messages.bad_keep(self, len(kept), len(inputs))
         self.needs_input_grad = tuple(needs)
-        edges, stamps, shapes = [], [], []
-        for x, keep in zip(inputs, kept, strict=True):
-            edges.append(_edge(x, keep))
-            stamps.append(_stamp(x, keep))
-            shapes.append(getattr(x, "shape", ()))  # 파이썬 수인 상수의 모양은 ()
-            if isinstance(x, Variable) and x.generation > self.generation:
-                self.generation = x.generation
-        self.edges, self.stamps = edges, tuple(stamps)
-        if shapes.count(outputs[0].data.shape) != len(shapes):
-            self.input_shapes = tuple(shapes)  # 출력과 모양이 다른(브로드캐스트한) 입력이 있을 때만
+        self.edges = [_edge(x, keep) for x, keep in zip(inputs, kept, strict=True)]
+        self.stamps = tuple([_stamp(x, keep) for x, keep in zip(inputs, kept, strict=True)])
+        self.generation = max([x.generation for x in inputs if isinstance(x, Variable)])
+        self.input_shapes = tuple(
+            [getattr(x, "shape", ()) for x in inputs]
+        )  # 파이썬 수의 모양은 ()
         for y in outputs:
             y.creator, y.generation, y.requires_grad = self, self.generation + 1, True
         self.outputs = [weakref.ref(y) for y in outputs]
-        self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
+        if len(outputs) > 1:  # 출력이 하나면 그 미분값은 늘 옵니다(0으로 채울 일이 없습니다).
+            self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         if self.keeps_output:
             # 리스트에서 만듭니다: 생성기로 만든 튜플은 크게 잡았다 줄여 CPython의 튜플 재사용 목록을 비켜 가므로,
             # 함수마다 그 목록이 한 칸씩 자라 메모리 안정 테스트가 실패했습니다(상한 2,000칸까지).
@@ -257,9 +257,11 @@ def _constant_data(x: object) -> object:
 
 def _as_output_data(y: object) -> np.ndarray:
     """forward의 결과를 ndarray로. 0차원 연산이 돌려준 NumPy 스칼라와 파이썬 수는 0차원 배열이 됩니다."""
-    if not isinstance(y, np.ndarray | np.generic | Number):
+    if isinstance(y, np.ndarray):
+        return y
+    if not isinstance(y, np.generic | Number):
         raise messages.bad_forward_result(y)
-    return as_array(y)
+    return np.asarray(y)
 
 
 def _edge(x: object, keep: bool) -> object:

@@ -41,16 +41,14 @@ class LibraryFunction(Function):
 
         미분이 필요 없는 입력의 자리(None)는 그대로 둡니다.
         """
-        shapes = self.input_shapes
-        if shapes is None:  # 두 입력이 출력과 모양이 같았습니다(브로드캐스트 없음).
-            return gx0, gx1
-        shape0, shape1 = shapes
+        shape0, shape1 = self.input_shapes
         if gx0 is not None and gx0.shape != shape0:
             gx0 = _sum_to(gx0, shape0)
         if gx1 is not None and gx1.shape != shape1:
             gx1 = _sum_to(gx1, shape1)
         return gx0, gx1
-        # --8<-- [end:to_inputs]
+
+    # --8<-- [end:to_inputs]
 
 
 # --- 브로드캐스트와 그 반대: 서로가 서로의 역전파입니다 ------------------------------------
@@ -437,7 +435,9 @@ def _operand(other: object, like: object) -> object:
     if type(other) is Variable or type(other) is np.ndarray:
         return other
     data = like.data if isinstance(like, Variable) else like
-    if isinstance(other, Number | np.generic) and data is not None and not isinstance(other, bool):
+    # 흔한 파이썬 수와 NumPy 스칼라를 먼저 봅니다(추상 클래스 Number의 검사는 느립니다).
+    is_number = isinstance(other, int | float | complex | np.generic) or isinstance(other, Number)
+    if is_number and data is not None and not isinstance(other, bool):
         if type(data) is np.ndarray and data.dtype.kind in "fc":
             return data.dtype.type(other)
         return np.result_type(data, other).type(other)
