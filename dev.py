@@ -116,7 +116,7 @@ def tool_env() -> dict[str, str]:
     env["NO_MKDOCS_2_WARNING"] = "1"  # Material 9.x 의 mkdocs 2.0 안내 배너를 숨깁니다.
     env.setdefault("PYTHONHASHSEED", "0")
     # NumPy의 행렬 곱(OpenBLAS)을 스레드 하나로: 코어 2개를 나눠 쓰는 기계에서 스레드 여럿은 서로를
-    # 기다리며 CPU를 태우고(38장의 학습이 열 배 느려졌습니다), 스레드 수에 따라 합의 순서가 달라져
+    # 기다리며 CPU를 태우고(36장의 학습이 열 배 느려졌습니다), 스레드 수에 따라 합의 순서가 달라져
     # 페이지에 적힌 출력의 마지막 자리가 기계마다 달라질 수 있습니다. 벤치마크도 PyTorch를 스레드
     # 하나로 재므로 같은 조건이 됩니다. 바꾸려면 환경 변수로 주세요.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")

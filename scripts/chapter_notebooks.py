@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-# 장 페이지: 파일 이름이 장 번호로 시작하는 마크다운(part1/05-recursion.md, part4/37-tensor.md ...).
+# 장 페이지: 파일 이름이 장 번호로 시작하는 마크다운(part1/05-recursion.md, part4/22-tensors.md ...).
 # 폴더 이름은 보지 않으므로 새 고지의 폴더가 생겨도 그대로 노트북이 만들어집니다.
 CHAPTER_FILE = re.compile(r"^\d+-[^/]+\.md$")
 DOWNLOAD_LABEL = "이 장을 노트북으로 받기"

@@ -41,7 +41,7 @@ def _record_hash(data: bytes) -> str:
 
 def _package_data(root: Path) -> dict[str, list[str]]:
     """pyproject.toml의 package-data(패키지 이름 -> 파일 패턴). 휠에도 설치할 때와 같은 데이터를 담아,
-    노트북 독자도 인터넷 없이 손글씨 숫자(38장)와 이름 목록(마무리 장)을 쓸 수 있게 합니다."""
+    노트북 독자도 인터넷 없이 손글씨 숫자(36장)와 이름 목록(마무리 장)을 쓸 수 있게 합니다."""
     pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     return pyproject.get("tool", {}).get("setuptools", {}).get("package-data", {})
 

@@ -169,7 +169,7 @@ def test_ordinary_backward_after_create_graph_adds_to_the_variable_gradient():
     [("grad", [4, 7, 19, 49, 127, 337]), ("backward", [4, 7, 19, 49, 127, 337])],
 )
 def test_graph_size_of_tanh_derivatives(mode, expected):
-    """22장의 표: 책의 엔진(35단계)은 [4, 9, 21, 51, 129, 339]. 필요 없는 미분을 빼 둘씩 적습니다."""
+    """20장의 표: 책의 엔진(35단계)은 [4, 9, 21, 51, 129, 339]. 필요 없는 미분을 빼 둘씩 적습니다."""
     sizes = []
     for n in range(1, 7):
         x = Variable(np.array(1.0))

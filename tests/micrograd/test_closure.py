@@ -1,4 +1,4 @@
-"""tinygrad_ko.micrograd.closure: 16장의 고전적인(클로저 방식) Value의 테스트.
+"""tinygrad_ko.micrograd.closure: 45장의 고전적인(클로저 방식) Value의 테스트.
 
 짧은 교재용 코드이지만 페이지가 그 동작을 근거로 설명하므로, 맞는 답과 한계를 모두 확인합니다.
 """

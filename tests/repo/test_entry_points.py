@@ -112,7 +112,7 @@ def numpy_floor() -> str:
 
 def test_numpy_floor_is_numpy_2_and_said_the_same_everywhere():
     floor = numpy_floor()
-    # 페이지의 dtype 출력(18장의 float64 등)은 NumPy 2의 형 승격(NEP 50)을 따릅니다.
+    # 페이지의 dtype 출력(16장의 float64 등)은 NumPy 2의 형 승격(NEP 50)을 따릅니다.
     assert int(floor.split(".")[0]) >= 2
     readme = (ROOT / "README.md").read_text("utf-8")
     assert f"`numpy>={floor}`" in readme and f"TINYGRAD_KO_NUMPY={floor} " in readme

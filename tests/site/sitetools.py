@@ -33,6 +33,18 @@ CHROMIUM_ARGS = [
 STATS: dict[str, object] = {}
 
 
+def load_site_config() -> dict:
+    """mkdocs.yml 을 읽습니다. `!relative`(빌드할 때만 뜻이 있는 태그)는 글자 그대로 둡니다."""
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+
+    class Loader(get_yaml_loader()):
+        pass
+
+    Loader.add_constructor("!relative", lambda loader, node: loader.construct_scalar(node))
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
+        return yaml_load(file, loader=Loader)
+
+
 def source_pages() -> list[str]:
     """docs/ 의 원본에서 계산한 사이트 페이지 경로들(use_directory_urls: false 이므로 1:1).
 

@@ -64,7 +64,7 @@ MERMAID_PROBLEMS = """
                svg.querySelector(".error-icon, .error-text")) {
       problems.push(`mermaid 그림 ${i + 1}이(가) 문법 오류 그림입니다`);
     } else if (svg.getAttribute("aria-roledescription") === "xychart") {
-      // 막대그래프(부록의 메모리 흐름)나 선 그래프(22장의 미분 곡선, 29·30장의 손실과 sin 곡선):
+      // 막대그래프(부록의 메모리 흐름)나 선 그래프(20장의 미분 곡선, 27·28장의 손실과 sin 곡선):
       // 막대나 선이 하나 이상 그려져야 합니다.
       if (!svg.querySelector(".plot rect, .plot path")) {
         problems.push(`mermaid 그림 ${i + 1}에 막대도 선도 없습니다`);

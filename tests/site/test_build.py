@@ -20,8 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from mkdocs.utils.yaml import get_yaml_loader, yaml_load
-from sitetools import DOCS, ROOT, tool_env
+from sitetools import DOCS, ROOT, load_site_config, tool_env
 
 HANGUL = re.compile(r"[가-힣]")
 
@@ -214,17 +213,6 @@ def test_notebook_pages_load_no_requirejs_or_cdn_mathjax(built_site):
 
 
 # --- 설정 --------------------------------------------------------------------------------
-
-
-def load_site_config() -> dict:
-    """mkdocs.yml 을 읽습니다. `!relative`(빌드할 때만 뜻이 있는 태그)는 글자 그대로 둡니다."""
-
-    class Loader(get_yaml_loader()):
-        pass
-
-    Loader.add_constructor("!relative", lambda loader, node: loader.construct_scalar(node))
-    with open(ROOT / "mkdocs.yml", encoding="utf-8") as file:
-        return yaml_load(file, loader=Loader)
 
 
 def test_jupyter_plugin_settings_fail_on_errors_and_never_use_a_stale_cache():

@@ -152,7 +152,10 @@ def test_one_voice_for_instructions():
 @pytest.mark.parametrize("page", CHAPTERS, ids=page_id)
 def test_exercise_format(page):
     text = page.read_text(encoding="utf-8")
-    section = text[text.index("## 연습 문제") : text.index("\n---\n", text.index("## 연습 문제"))]
+    start = text.index("## 연습 문제")
+    # 연습 문제는 페이지 끝까지, 또는 그 뒤의 가로줄(---)과 맺는 글 앞까지입니다.
+    end = text.find("\n---\n", start)
+    section = text[start : end if end != -1 else len(text)]
     questions = re.findall(r"^\*\*문제 (\d+)\.\*\* \S", section, flags=re.M)
     assert questions, "연습 문제가 없습니다"
     assert [int(n) for n in questions] == list(range(1, len(questions) + 1))

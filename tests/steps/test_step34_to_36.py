@@ -76,7 +76,7 @@ def test_graph_of_tanh_derivatives_grows_fast():
     for n in range(1, 7):
         x = step35.Variable(np.array(1.0))
         sizes.append(_graph_size(_nth(step35, step35.tanh, x, n))[0])
-    # 22장의 표와 같은 수(함수 노드의 수). 한 번 미분할 때마다 2.5배 남짓 커집니다.
+    # 20장의 표와 같은 수(함수 노드의 수). 한 번 미분할 때마다 2.5배 남짓 커집니다.
     assert sizes == [4, 9, 21, 51, 129, 339]
 
 

@@ -1,7 +1,7 @@
 """자동 미분의 심장: 변수와 함수(`core`), 역전파 알고리즘(`backprop`), 역전파 활성·학습 모드(`modes`),
 수치 미분으로 하는 기울기 확인(`gradcheck`).
 
-1~24장에서 만든 엔진을 고쳐 다듬은 것이 이 폴더입니다. 미분할 수 있는 연산은 `tinygrad_ko.functions`에 있습니다.
+1~15장(책의 1~24단계)에서 만든 엔진을 고쳐 다듬은 것이 이 폴더입니다. 미분할 수 있는 연산은 `tinygrad_ko.functions`에 있습니다.
 """
 
 from .backprop import grad

@@ -11,7 +11,7 @@
 1. 7~10단계: `var.creator`, 함수의 `input` / `output`(변수 하나)
 2. 11단계 이후와 최종 엔진: 함수의 `inputs` 리스트, `outputs` 리스트(변수, 또는 17단계부터는
    변수를 가리키는 `weakref.ref`)
-3. micrograd 방식의 `Value`(16장): `_prev`(입력 노드의 튜플), `_op`(연산 이름), `data`, `grad`
+3. micrograd 방식의 `Value`(45장): `_prev`(입력 노드의 튜플), `_op`(연산 이름), `data`, `grad`
 
 최종 엔진에서 기본값(`retain_graph=False`)으로 역전파한 그래프는 함수가 입력을 놓아 주었으므로 값의
 흐름을 그릴 수 없습니다. 그때는 마지막 함수만 남은 틀린 그림 대신 `retain_graph=True`를 알려 주는
