@@ -1,5 +1,8 @@
 """여러 테스트 파일이 함께 쓰는 작은 도구입니다."""
 
+import ast
+import re
+
 import numpy as np
 
 from tinygrad_ko.steps.step04 import numerical_diff
@@ -41,3 +44,36 @@ def seeded_graph(module, value):
     y = composite(module)(x)
     y.grad = np.array(1.0)
     return x, y
+
+
+MODULE_ROW = re.compile(r"^(?P<module>step\d\d)\s")
+DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def table_names(table: str, mark: str) -> dict[str, list[str]]:
+    """목차 표에서 ``mark``(``~``나 ``-``)로 시작하는 줄을 읽어 {모듈: [이름, ...]}으로 돌려줍니다.
+
+    모든 모듈 줄이 열쇠가 됩니다. 그런 줄이 없는 모듈은 빈 리스트입니다.
+    """
+    mark_line = re.compile(rf"^\s+{re.escape(mark)} (?P<names>.+)$")
+    names: dict[str, list[str]] = {}
+    current = None
+    for line in table.splitlines():
+        if match := MODULE_ROW.match(line):
+            current = match["module"]
+            names[current] = []
+        elif line and not line[0].isspace():
+            current = None  # "(없음)" 줄이나 표 밖의 문단
+        elif match := mark_line.match(line):
+            assert current is not None, f"모듈 줄에 딸리지 않은 {mark} 줄입니다: {line!r}"
+            names[current] += [name.strip() for name in match["names"].split(",")]
+    return names
+
+
+def own_names(tree: ast.Module) -> set[str]:
+    """모듈이 스스로 정의하거나 대입하는 최상위 이름(가져온 이름은 빼고)."""
+    names = {node.name for node in tree.body if isinstance(node, DEFINITIONS)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    return names

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,26 +24,15 @@ import pytest
 
 import tinygrad_ko.steps
 
+from .helpers import own_names, table_names
+
 STEPS_DIR = Path(tinygrad_ko.steps.__file__).parent
-MODULE_ROW = re.compile(r"^(?P<module>step\d\d)\s")
-CHANGED_LINE = re.compile(r"^\s+~ (?P<names>.+)$")
 DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def intended_changes(table: str) -> dict[str, list[str]]:
     """목차 표의 ``~`` 줄을 읽어 {모듈: [고친 이름, ...]}으로 돌려줍니다. 모든 모듈 줄이 열쇠가 됩니다."""
-    changes: dict[str, list[str]] = {}
-    current = None
-    for line in table.splitlines():
-        if match := MODULE_ROW.match(line):
-            current = match["module"]
-            changes[current] = []
-        elif line and not line[0].isspace():
-            current = None  # "(없음)" 줄이나 표 밖의 문단
-        elif match := CHANGED_LINE.match(line):
-            assert current is not None, f"모듈 줄에 딸리지 않은 ~ 줄입니다: {line!r}"
-            changes[current] += [name.strip() for name in match["names"].split(",")]
-    return changes
+    return table_names(table, "~")
 
 
 def _comparable(node: ast.AST) -> str:
@@ -61,15 +49,6 @@ def _comparable(node: ast.AST) -> str:
         ):
             child.exc = child.exc.func
     return ast.dump(node)
-
-
-def _own_names(tree: ast.Module) -> set[str]:
-    """모듈이 스스로 정의하거나 대입하는 최상위 이름(가져온 이름은 빼고)."""
-    names = {node.name for node in tree.body if isinstance(node, DEFINITIONS)}
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            names |= {target.id for target in node.targets if isinstance(target, ast.Name)}
-    return names
 
 
 def _uses(node: ast.AST) -> set[str]:
@@ -94,7 +73,7 @@ def redefinitions() -> list[Redefinition]:
     found = []
     latest: dict[str, tuple[str, str]] = {}  # 이름 -> (모듈, 비교용 트리)
     for module, tree in _modules():
-        own = _own_names(tree)
+        own = own_names(tree)
         for node in tree.body:
             if not isinstance(node, DEFINITIONS):
                 continue

@@ -1,5 +1,11 @@
 """55~60단계 스냅숏: 책의 값과 모양, 그리고 책의 결함(스냅숏은 책처럼 실패하고 최종 엔진은 맞음)."""
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 from oracle import import_torch
@@ -135,6 +141,40 @@ def test_step59_unchain_backward_cuts_every_variable_before_loss():
     loss = h * h
     loss.unchain_backward()
     assert h.creator is None and loss.creator is not None
+
+
+def test_step60_alone_trains_because_it_builds_on_step59():
+    # 60단계의 train은 59단계가 Variable에 더한 unchain_backward를 부릅니다. 60단계 모듈만 가져와도
+    # 돌아야 하므로 새 인터프리터에서 확인합니다(이 테스트 파일은 59단계를 이미 가져왔습니다).
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        from tinygrad_ko.steps import step46, step60
+
+        class Waves:
+            x = np.sin(np.linspace(0, 6, 40)).reshape(-1, 1)
+            def __len__(self):
+                return 39
+            def __getitem__(self, i):
+                return self.x[i], self.x[i + 1]
+
+        np.random.seed(0)
+        model = step60.BetterRNN(4, 1)
+        loader = step60.SeqDataLoader(Waves(), batch_size=3)
+        step60.train(model, step46.Adam().setup(model), loader, seqlen=39, max_epoch=1, bptt_length=5)
+        print("trained")
+        """
+    )
+    src = Path(tg.__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "trained"
 
 
 def test_step59_trains_then_the_plot_code_fails_on_numpy_2():

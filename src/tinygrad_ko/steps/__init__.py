@@ -4,7 +4,7 @@ N단계를 다루는 페이지는 N단계의 모듈을 가져옵니다. 그 단�
 한계를 고친 엔진은 ``tinygrad_ko``의 최종 엔진입니다. 스냅숏은 NumPy와 앞 단계의 모듈에만
 기대고, 최종 엔진은 가져오지 않습니다.
 
-모듈      책의 단계  더하는 것(+), 고쳐 다시 정의한 것(~), 알려진 한계(!)
+모듈      책의 단계  더하는 것(+), 고쳐 다시 정의한 것(~), 내보내지 않는 것(-), 알려진 한계(!)
 --------  ---------  ---------------------------------------------------------------
 step01    1          + Variable: 데이터를 담는 상자
                      ! 무엇이든 담깁니다(검사하지 않음)
@@ -17,6 +17,7 @@ step04    4          + numerical_diff(중앙 차분), forward_diff(전진 차분
 (없음)    5          연쇄 법칙(이론뿐)
 step06    6          + Variable.grad, Function.input, Square/Exp.backward(gy)
                      ~ Variable, Function, Square, Exp
+                     - numerical_diff, forward_diff
                      ! 역전파를 사람이 거꾸로 된 순서로 불러야 합니다
 step07    7          + creator, set_creator, 재귀로 도는 Variable.backward()
                      ~ Variable, Function
@@ -28,10 +29,12 @@ step08    8          + 반복문과 스택(funcs.pop())으로 도는 backward,
 step09    9          + square()/exp(), np.ones_like로 시작, as_array,
                        ndarray만 받는 Variable(TypeError)
                      ~ Variable, Function
+                     - traced_backward
                      ! 입력과 출력이 하나인 함수만 다룹니다
 step10    10         + unittest 테스트(엔진은 9단계 그대로), run_tests()
 step11    11         + 입력과 출력을 리스트로 주고받는 Function, Add
                      ~ Function
+                     - Square, Exp, square, exp, numerical_diff, SquareTest, run_tests
                      ! 부르기 번거롭고, 역전파가 안 됩니다(AttributeError)
 step12    12         + 가변 길이 인수(*inputs), 출력 하나면 그대로 돌려줌, add()
                      ~ Function, Add
@@ -148,6 +151,15 @@ step60    60         + LSTM(Linear 8개), SeqDataLoader, BetterRNN, train(미니
 ``Function``은 7단계와 같은 코드지만 8단계의 ``Variable``을 만들어야 합니다. 그럴 까닭이 없는 것은
 다시 쓰지 않고 앞 모듈에서 가져옵니다. ``tests/steps/test_redefinitions.py``가 이 표와 코드를 맞춰
 봅니다.
+
+모듈은 저마다 ``__all__``에 내보내는 이름을 적습니다. 앞 단계에 더하는 모듈은 앞 모듈의 이름을
+통째로 다시 내보내고(``from .step41 import *``와 ``__all__ = [*_previous.__all__, "새 이름", ...]``),
+고친 클래스만 온전히 다시 씁니다. 그래서 N단계 모듈 하나에서 그 단계까지의 이름을 모두 가져올 수
+있습니다. 다만 ``-`` 줄의 이름은 앞 모듈이 내보내도 이 모듈은 내보내지 않습니다. 엔진을 처음부터
+새로 쓰는 단계가 앞 엔진에 딸린 것을 넘기지 않으려고 뺍니다. 11단계의 ``Function``은 리스트를
+주고받으므로 9단계의 ``Function``을 물려받은 ``Square``를 넘기지 않고, 6단계와 9단계는 책처럼 모든
+것을 새로 적으므로 4단계의 수치 미분과 8단계의 ``traced_backward``를 넘기지 않습니다(수치 미분은
+10단계가 다시 가져옵니다). ``tests/steps/test_structure.py``가 ``-`` 줄과 ``__all__``을 맞춰 봅니다.
 
 페이지에서 코드의 일부만 보여 줄 때는 각 모듈의 pymdownx.snippets 구역(``[start:이름]`` ~
 ``[end:이름]`` 주석)을 씁니다. 예: ``src/tinygrad_ko/steps/step08.py:backward``. 어느 페이지도 넣지

@@ -4,6 +4,8 @@
 함수도, 미분도 아직 없습니다. 상자에 무엇을 넣든 검사하지 않습니다(검사는 9단계에서 붙습니다).
 """
 
+__all__ = ["Variable"]
+
 
 # --8<-- [start:variable]
 class Variable:

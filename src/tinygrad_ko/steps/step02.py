@@ -7,9 +7,11 @@
 - ``Square``: ``forward``에서 입력을 제곱하는 첫 번째 구체적인 함수입니다.
 """
 
+from . import step01 as _previous
+from .step01 import *  # noqa: F403
 from .step01 import Variable
 
-__all__ = ["Function", "Square", "Variable"]
+__all__ = [*_previous.__all__, "Function", "Square"]
 
 
 # --8<-- [start:function]

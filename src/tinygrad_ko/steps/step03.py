@@ -8,9 +8,11 @@
 
 import numpy as np
 
-from .step02 import Function, Square, Variable
+from . import step02 as _previous
+from .step02 import *  # noqa: F403
+from .step02 import Function
 
-__all__ = ["Exp", "Function", "Square", "Variable"]
+__all__ = [*_previous.__all__, "Exp"]
 
 
 # --8<-- [start:exp]

@@ -12,9 +12,11 @@
 한계: 입력 하나마다 ``f``를 두 번 계산해야 하고, 뺄셈에서 자릿수가 사라져 오차가 생깁니다.
 """
 
+from . import step03 as _previous
 from .step02 import Variable
+from .step03 import *  # noqa: F403
 
-__all__ = ["forward_diff", "numerical_diff"]
+__all__ = [*_previous.__all__, "numerical_diff", "forward_diff"]
 
 
 # --8<-- [start:numerical_diff]

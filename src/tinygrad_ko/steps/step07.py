@@ -18,6 +18,8 @@
 
 import numpy as np
 
+__all__ = ["Exp", "Function", "Square", "Variable"]
+
 
 # --8<-- [start:variable]
 class Variable:

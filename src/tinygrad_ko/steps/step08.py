@@ -16,6 +16,8 @@
 
 import numpy as np
 
+__all__ = ["Exp", "Function", "Square", "Variable", "traced_backward"]
+
 
 class Variable:
     """데이터, 미분값, 창조자를 기억하는 상자입니다."""

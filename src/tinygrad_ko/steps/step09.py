@@ -15,6 +15,8 @@
 
 import numpy as np
 
+__all__ = ["Exp", "Function", "Square", "Variable", "as_array", "exp", "square"]
+
 
 # --8<-- [start:as_array]
 def as_array(x):

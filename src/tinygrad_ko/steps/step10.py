@@ -17,8 +17,12 @@ import unittest
 
 import numpy as np
 
+from . import step09 as _previous
 from .step04 import numerical_diff
+from .step09 import *  # noqa: F403
 from .step09 import Variable, square
+
+__all__ = [*_previous.__all__, "numerical_diff", "SquareTest", "run_tests"]
 
 
 # --8<-- [start:square_test]

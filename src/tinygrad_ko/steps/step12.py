@@ -13,9 +13,11 @@
 ``AttributeError``가 납니다). 13단계에서 고칩니다.
 """
 
+from . import step11 as _previous
 from .step09 import Variable, as_array
+from .step11 import *  # noqa: F403
 
-__all__ = ["Add", "Function", "Variable", "add", "as_array"]
+__all__ = [*_previous.__all__, "add"]
 
 
 # --8<-- [start:function]

@@ -20,20 +20,11 @@ import weakref
 
 import numpy as np
 
+from . import step17 as _previous
 from .step09 import as_array
+from .step17 import *  # noqa: F403
 
-__all__ = [
-    "Add",
-    "Config",
-    "Function",
-    "Square",
-    "Variable",
-    "add",
-    "as_array",
-    "no_grad",
-    "square",
-    "using_config",
-]
+__all__ = [*_previous.__all__, "Config", "using_config", "no_grad"]
 
 
 # --8<-- [start:config]

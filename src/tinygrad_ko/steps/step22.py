@@ -22,35 +22,28 @@ import weakref
 
 import numpy as np
 
+from . import step18 as _previous
 from .step09 import as_array
-from .step18 import Config, no_grad, using_config
+from .step18 import *  # noqa: F403
+from .step18 import Config
 
 __all__ = [
-    "Add",
-    "Config",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
+    *_previous.__all__,
     "as_variable",
-    "div",
-    "exp",
+    "Mul",
     "mul",
+    "Neg",
     "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rsub",
-    "square",
+    "Sub",
     "sub",
-    "using_config",
+    "rsub",
+    "Div",
+    "div",
+    "rdiv",
+    "Pow",
+    "power",
+    "Exp",
+    "exp",
 ]
 
 

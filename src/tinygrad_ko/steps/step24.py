@@ -14,64 +14,10 @@
 한계: 22단계와 같습니다.
 """
 
-from .step22 import (
-    Add,
-    Config,
-    Div,
-    Exp,
-    Function,
-    Mul,
-    Neg,
-    Pow,
-    Square,
-    Sub,
-    Variable,
-    add,
-    as_array,
-    as_variable,
-    div,
-    exp,
-    mul,
-    neg,
-    no_grad,
-    power,
-    rdiv,
-    rsub,
-    square,
-    sub,
-    using_config,
-)
+from . import step22 as _previous
+from .step22 import *  # noqa: F403
 
-__all__ = [
-    "Add",
-    "Config",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "div",
-    "exp",
-    "goldstein",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rsub",
-    "sphere",
-    "square",
-    "sub",
-    "using_config",
-]
+__all__ = [*_previous.__all__, "sphere", "matyas", "goldstein"]
 
 
 # --8<-- [start:sphere]

@@ -18,68 +18,10 @@
 합치므로 그림은 같습니다). 엔진은 22단계와 같습니다.
 """
 
-from .step24 import (
-    Add,
-    Config,
-    Div,
-    Exp,
-    Function,
-    Mul,
-    Neg,
-    Pow,
-    Square,
-    Sub,
-    Variable,
-    add,
-    as_array,
-    as_variable,
-    div,
-    exp,
-    goldstein,
-    matyas,
-    mul,
-    neg,
-    no_grad,
-    power,
-    rdiv,
-    rsub,
-    sphere,
-    square,
-    sub,
-    using_config,
-)
+from . import step24 as _previous
+from .step24 import *  # noqa: F403
 
-__all__ = [
-    "Add",
-    "Config",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "div",
-    "exp",
-    "get_dot_graph",
-    "goldstein",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rsub",
-    "sphere",
-    "square",
-    "sub",
-    "using_config",
-]
+__all__ = [*_previous.__all__, "get_dot_graph"]
 
 
 # --8<-- [start:get_dot_graph]

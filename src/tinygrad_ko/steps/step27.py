@@ -20,72 +20,11 @@ import math
 
 import numpy as np
 
-from .step26 import (
-    Add,
-    Config,
-    Div,
-    Exp,
-    Function,
-    Mul,
-    Neg,
-    Pow,
-    Square,
-    Sub,
-    Variable,
-    add,
-    as_array,
-    as_variable,
-    div,
-    exp,
-    get_dot_graph,
-    goldstein,
-    matyas,
-    mul,
-    neg,
-    no_grad,
-    power,
-    rdiv,
-    rsub,
-    sphere,
-    square,
-    sub,
-    using_config,
-)
+from . import step26 as _previous
+from .step26 import *  # noqa: F403
+from .step26 import Function
 
-__all__ = [
-    "Add",
-    "Config",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Sin",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "div",
-    "exp",
-    "get_dot_graph",
-    "goldstein",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rsub",
-    "sin",
-    "sphere",
-    "square",
-    "sub",
-    "taylor_sin",
-    "using_config",
-]
+__all__ = [*_previous.__all__, "Sin", "sin", "taylor_sin"]
 
 
 # --8<-- [start:sin]

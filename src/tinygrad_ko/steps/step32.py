@@ -26,45 +26,12 @@ import weakref
 
 import numpy as np
 
+from . import step28 as _previous
 from .step09 import as_array
-from .step18 import Config, no_grad, using_config
-from .step28 import get_dot_graph, goldstein, matyas, rosenbrock, sphere, taylor_sin
+from .step18 import Config, using_config
+from .step28 import *  # noqa: F403
 
-__all__ = [
-    "Add",
-    "Config",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Sin",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "div",
-    "exp",
-    "get_dot_graph",
-    "goldstein",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rosenbrock",
-    "rsub",
-    "sin",
-    "sphere",
-    "square",
-    "sub",
-    "taylor_sin",
-    "using_config",
-]
+__all__ = [*_previous.__all__]
 
 
 class Variable:

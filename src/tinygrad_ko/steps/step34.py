@@ -17,77 +17,11 @@ n계 미분을 함께 구합니다.
 
 import numpy as np
 
-from .step32 import (
-    Add,
-    Config,
-    Div,
-    Exp,
-    Function,
-    Mul,
-    Neg,
-    Pow,
-    Square,
-    Sub,
-    Variable,
-    add,
-    as_array,
-    as_variable,
-    div,
-    exp,
-    get_dot_graph,
-    goldstein,
-    matyas,
-    mul,
-    neg,
-    no_grad,
-    power,
-    rdiv,
-    rosenbrock,
-    rsub,
-    sphere,
-    square,
-    sub,
-    taylor_sin,
-    using_config,
-)
+from . import step32 as _previous
+from .step32 import *  # noqa: F403
+from .step32 import Function
 
-__all__ = [
-    "Add",
-    "Config",
-    "Cos",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
-    "Sin",
-    "Square",
-    "Sub",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "cos",
-    "div",
-    "exp",
-    "get_dot_graph",
-    "goldstein",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
-    "rosenbrock",
-    "rsub",
-    "sin",
-    "sphere",
-    "square",
-    "sub",
-    "taylor_sin",
-    "using_config",
-]
+__all__ = [*_previous.__all__, "Cos", "cos"]
 
 
 # --8<-- [start:sin_cos]

@@ -24,60 +24,25 @@ import weakref
 
 import numpy as np
 
+from . import step36 as _previous
 from .step09 import as_array
-from .step18 import Config, no_grad, using_config
-from .step28 import get_dot_graph, goldstein, matyas, rosenbrock, sphere, taylor_sin
+from .step18 import Config, using_config
+from .step36 import *  # noqa: F403
 
 __all__ = [
-    "Add",
-    "BroadcastTo",
-    "Config",
-    "Cos",
-    "Div",
-    "Exp",
-    "Function",
-    "Mul",
-    "Neg",
-    "Pow",
+    *_previous.__all__,
     "Reshape",
-    "Sin",
-    "Square",
-    "Sub",
-    "Sum",
-    "SumTo",
-    "Tanh",
-    "Transpose",
-    "Variable",
-    "add",
-    "as_array",
-    "as_variable",
-    "broadcast_to",
-    "cos",
-    "div",
-    "exp",
-    "get_dot_graph",
-    "goldstein",
-    "kept_shape",
-    "matyas",
-    "mul",
-    "neg",
-    "no_grad",
-    "power",
-    "rdiv",
     "reshape",
-    "rosenbrock",
-    "rsub",
-    "sin",
-    "sphere",
-    "square",
-    "sub",
-    "sum",
-    "sum_to",
-    "sum_to_array",
-    "tanh",
-    "taylor_sin",
+    "Transpose",
     "transpose",
-    "using_config",
+    "kept_shape",
+    "Sum",
+    "sum",
+    "sum_to_array",
+    "BroadcastTo",
+    "broadcast_to",
+    "SumTo",
+    "sum_to",
 ]
 
 

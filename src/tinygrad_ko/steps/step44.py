@@ -17,7 +17,11 @@ import weakref
 
 import numpy as np
 
+from . import step43 as _previous
+from .step43 import *  # noqa: F403
 from .step43 import Variable, linear
+
+__all__ = [*_previous.__all__, "Parameter", "Layer"]
 
 
 # --8<-- [start:parameter]

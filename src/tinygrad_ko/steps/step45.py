@@ -14,8 +14,12 @@ import weakref
 
 import numpy as np
 
+from . import step44 as _previous
 from .step43 import get_dot_graph, linear, sigmoid
+from .step44 import *  # noqa: F403
 from .step44 import Parameter
+
+__all__ = [*_previous.__all__, "Model", "TwoLayerNet", "MLP"]
 
 
 # --8<-- [start:layer]

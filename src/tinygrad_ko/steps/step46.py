@@ -16,6 +16,11 @@ import math
 
 import numpy as np
 
+from . import step45 as _previous
+from .step45 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "Optimizer", "SGD", "MomentumSGD", "AdaGrad", "Adam"]
+
 
 # --8<-- [start:optimizer]
 class Optimizer:

@@ -15,7 +15,26 @@
 
 import numpy as np
 
+from . import step46 as _previous
 from .step43 import Function, as_variable, exp, sum
+from .step46 import *  # noqa: F403
+
+__all__ = [
+    *_previous.__all__,
+    "GetItem",
+    "GetItemGrad",
+    "get_item",
+    "Log",
+    "log",
+    "Clip",
+    "clip",
+    "softmax_simple",
+    "Softmax",
+    "softmax",
+    "softmax_cross_entropy_simple",
+    "SoftmaxCrossEntropy",
+    "softmax_cross_entropy",
+]
 
 
 # --8<-- [start:get-item]

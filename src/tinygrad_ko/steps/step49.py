@@ -10,6 +10,21 @@
 
 import numpy as np
 
+from . import step47 as _previous
+from .step47 import *  # noqa: F403
+
+__all__ = [
+    *_previous.__all__,
+    "get_spiral",
+    "Dataset",
+    "Spiral",
+    "Compose",
+    "Normalize",
+    "Flatten",
+    "AsType",
+    "ToFloat",
+]
+
 
 # --8<-- [start:spiral]
 def get_spiral(train=True):

@@ -14,7 +14,11 @@ import math
 
 import numpy as np
 
+from . import step49 as _previous
 from .step43 import Variable, as_array, as_variable
+from .step49 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "DataLoader", "accuracy"]
 
 
 # --8<-- [start:loader]

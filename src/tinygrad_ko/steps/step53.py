@@ -15,7 +15,11 @@ import os
 
 import numpy as np
 
+from . import step51 as _previous
 from .step45 import Layer
+from .step51 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "flatten_params", "save_weights", "load_weights"]
 
 
 def flatten_params(layer, params_dict, parent_key=""):

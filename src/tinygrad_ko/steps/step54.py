@@ -12,8 +12,12 @@
 
 import numpy as np
 
+from . import step53 as _previous
 from .step18 import Config, using_config
 from .step43 import as_variable
+from .step53 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "test_mode", "dropout"]
 
 if not hasattr(Config, "train"):
     Config.train = True  # 책처럼 설정에 학습 모드를 더합니다(18단계의 Config를 고칩니다).

@@ -7,6 +7,11 @@
 한계: 인수를 검사하지 않습니다. 커널이 패딩한 입력보다 크면 0이나 음수가 그대로 나옵니다.
 """
 
+from . import step54 as _previous
+from .step54 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "get_conv_outsize"]
+
 
 def get_conv_outsize(input_size, kernel_size, stride, pad):
     return (input_size + pad * 2 - kernel_size) // stride + 1

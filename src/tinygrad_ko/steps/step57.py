@@ -17,8 +17,34 @@
 
 import numpy as np
 
+from . import step55 as _previous
 from .step43 import Function, as_variable, broadcast_to, linear
+from .step55 import *  # noqa: F403
 from .step55 import get_conv_outsize
+
+__all__ = [
+    *_previous.__all__,
+    "pair",
+    "get_deconv_outsize",
+    "im2col_array",
+    "col2im_array",
+    "Im2col",
+    "im2col",
+    "Col2im",
+    "col2im",
+    "conv2d_simple",
+    "Conv2d",
+    "conv2d",
+    "Deconv2d",
+    "deconv2d",
+    "Conv2DGradW",
+    "Pooling",
+    "Pooling2DGrad",
+    "Pooling2DWithIndexes",
+    "pooling",
+    "AveragePooling",
+    "average_pooling",
+]
 
 
 def pair(x):

@@ -15,11 +15,15 @@ Pillow로 사진을 224×224로 바꿉니다(Pillow는 DeZero의 의존성에 �
 
 import numpy as np
 
+from . import step57 as _previous
 from .step44 import Parameter
 from .step45 import Layer, Linear, Model
 from .step51 import relu
 from .step54 import dropout
+from .step57 import *  # noqa: F403
 from .step57 import conv2d, pair, pooling
+
+__all__ = [*_previous.__all__, "VGG16"]
 
 
 class Conv2d(Layer):

@@ -15,12 +15,25 @@ None으로). 이 모듈을 가져올 때 40단계의 ``Variable``에 두 메서�
 
 import numpy as np
 
+from . import step58 as _previous
 from .step18 import no_grad
 from .step40 import Variable
 from .step42 import mean_squared_error
 from .step43 import tanh
 from .step45 import Layer, Linear, Model
 from .step49 import Dataset
+from .step58 import *  # noqa: F403
+
+__all__ = [
+    *_previous.__all__,
+    "unchain",
+    "unchain_backward",
+    "RNN",
+    "SinCurve",
+    "SimpleRNN",
+    "train",
+    "predict_cos",
+]
 
 
 def unchain(self):

@@ -13,10 +13,14 @@ b·(n // batch_size)번째부터). 그림은 59단계의 ``predict_cos``로 그�
 
 import numpy as np
 
+from . import step59 as _previous
 from .step42 import mean_squared_error
 from .step43 import sigmoid, tanh
 from .step45 import Layer, Linear, Model
 from .step50 import DataLoader
+from .step59 import *  # noqa: F403
+
+__all__ = [*_previous.__all__, "LSTM", "SeqDataLoader", "BetterRNN"]
 
 
 class LSTM(Layer):
