@@ -1,6 +1,7 @@
 """여러 테스트 폴더가 함께 쓰는 준비물(fixture)입니다."""
 
 import gc
+import tracemalloc
 
 import pytest
 
@@ -16,3 +17,21 @@ def gc_disabled():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def traced_bytes_of_this_thread_code() -> int:
+    """tracemalloc이 추적하는 메모리 가운데 tinygrad_ko와 테스트 코드의 줄이 할당한 바이트.
+
+    전체 테스트에서는 장 노트북을 돌리는 스레드(nbclient, zmq)가 같은 프로세스에서 메모리를 쓰므로,
+    `get_traced_memory()`의 합계에는 그 스레드의 할당도 섞입니다. 할당한 줄의 파일로 걸러 냅니다.
+    """
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(True, "*/tinygrad_ko/*"), tracemalloc.Filter(True, "*/tests/*")]
+    )
+    return sum(stat.size for stat in snapshot.statistics("filename"))
+
+
+@pytest.fixture
+def engine_memory():
+    """`traced_bytes_of_this_thread_code`를 테스트에 건넵니다."""
+    return traced_bytes_of_this_thread_code

@@ -18,7 +18,7 @@ def one_step(w: Variable, x: np.ndarray) -> None:
 
 
 @pytest.mark.slow
-def test_ten_thousand_iterations_keep_memory_stable():
+def test_ten_thousand_iterations_keep_memory_stable(engine_memory):
     w = Variable(np.linspace(-1, 1, 50))
     x = np.linspace(0, 2, 50)
     for _ in range(500):  # 준비 운동: 캐시와 내부 버퍼가 자리를 잡게 합니다.
@@ -28,10 +28,10 @@ def test_ten_thousand_iterations_keep_memory_stable():
     try:
         for _ in range(1_000):
             one_step(w, x)
-        after_1k = tracemalloc.get_traced_memory()[0]
+        after_1k = engine_memory()
         for _ in range(9_000):
             one_step(w, x)
-        after_10k = tracemalloc.get_traced_memory()[0]
+        after_10k = engine_memory()
     finally:
         tracemalloc.stop()
     # 반복마다 조금씩이라도 새는 것이 있으면 9,000번 뒤에는 수십 KB 이상 늘어납니다.

@@ -62,7 +62,7 @@ def test_digits_reach_90_percent_test_accuracy():
 
 
 @pytest.mark.slow  # 메모리 추적(tracemalloc)이 할당마다 비용을 더해 10초쯤 걸립니다.
-def test_ten_thousand_training_steps_keep_memory_stable(gc_disabled):
+def test_ten_thousand_training_steps_keep_memory_stable(gc_disabled, engine_memory):
     """GC를 끈 채 10,000 스텝: 계산 그래프가 순환 참조 없이 풀리므로 추적한 메모리가 늘지 않습니다."""
     rng = np.random.default_rng(0)
     x = rng.normal(size=(8, 2)).astype(np.float32)
@@ -83,10 +83,10 @@ def test_ten_thousand_training_steps_keep_memory_stable(gc_disabled):
     try:
         for _ in range(1_000):
             step()
-        after_1k = tracemalloc.get_traced_memory()[0]
+        after_1k = engine_memory()
         for _ in range(9_000):
             last = step()
-        after_10k = tracemalloc.get_traced_memory()[0]
+        after_10k = engine_memory()
     finally:
         tracemalloc.stop()
     assert _engine_objects_in_cycles() == []  # 치울 순환 참조에 엔진의 객체가 하나도 없습니다.
