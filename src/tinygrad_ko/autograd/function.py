@@ -76,8 +76,11 @@ class Function:
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
         node = self._claim()
-        xs = [x.data if isinstance(x, Variable) else _constant_data(x) for x in inputs]
-        needs = [isinstance(x, Variable) and x.requires_grad for x in inputs]
+        xs, needs = [], []  # 입력마다 forward에 넘길 데이터와 미분이 필요한지
+        for x in inputs:
+            is_variable = isinstance(x, Variable)
+            xs.append(x.data if is_variable else _constant_data(x))
+            needs.append(is_variable and x.requires_grad)
         try:
             ys = node.forward(*xs)
         except (TypeError, ValueError) as error:
@@ -124,12 +127,15 @@ class Function:
         if len(kept) != len(inputs):
             raise messages.bad_keep(self, len(kept), len(inputs))
         self.needs_input_grad = tuple(needs)
-        self.edges = [_edge(x, keep) for x, keep in zip(inputs, kept, strict=True)]
-        self.stamps = tuple([_stamp(x, keep) for x, keep in zip(inputs, kept, strict=True)])
-        self.generation = max([x.generation for x in inputs if isinstance(x, Variable)])
-        self.input_shapes = tuple(
-            [getattr(x, "shape", ()) for x in inputs]
-        )  # 파이썬 수의 모양은 ()
+        edges, stamps, shapes, generation = [], [], [], 0
+        for x, keep in zip(inputs, kept, strict=True):
+            edges.append(_edge(x, keep))
+            stamps.append(_stamp(x, keep))
+            shapes.append(getattr(x, "shape", ()))  # 파이썬 수인 상수의 모양은 ()
+            if isinstance(x, Variable) and x.generation > generation:
+                generation = x.generation
+        self.edges, self.stamps, self.input_shapes = edges, tuple(stamps), tuple(shapes)
+        self.generation = generation
         for y in outputs:
             y.creator, y.generation, y.requires_grad = self, self.generation + 1, True
         self.outputs = [weakref.ref(y) for y in outputs]
