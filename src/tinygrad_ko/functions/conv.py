@@ -47,9 +47,11 @@ __all__ = [
 ]
 
 
+# --8<-- [start:get-conv-outsize]
 def get_conv_outsize(input_size: int, kernel_size: int, stride: int, pad: int) -> int:
     """합성곱 출력의 한 축 크기: (H + 2P − K) // S + 1. P는 한쪽에 붙이는 패딩의 폭입니다."""
     return (input_size + pad * 2 - kernel_size) // stride + 1
+    # --8<-- [end:get-conv-outsize]
 
 
 def pair(value: object, what: str = "kernel_size", minimum: int = 1) -> tuple[int, int]:
@@ -70,6 +72,7 @@ def pair(value: object, what: str = "kernel_size", minimum: int = 1) -> tuple[in
     return int(items[0]), int(items[1])
 
 
+# --8<-- [start:geometry]
 def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tuple:
     """(KH, KW), (SH, SW), (PH, PW), (OH, OW)를 정하고, 창이 하나도 없으면 받은 크기로 알립니다."""
     if len(shape) != 4:
@@ -90,6 +93,7 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
             f"줄이거나 패딩을 늘려 주세요."
         )
     return (kh, kw), (sh, sw), (ph, pw), (oh, ow)
+    # --8<-- [end:geometry]
 
 
 # --- ndarray 계산 --------------------------------------------------------------------

@@ -8,5 +8,7 @@
 """
 
 
+# --8<-- [start:get-conv-outsize]
 def get_conv_outsize(input_size, kernel_size, stride, pad):
     return (input_size + pad * 2 - kernel_size) // stride + 1
+    # --8<-- [end:get-conv-outsize]
