@@ -97,6 +97,7 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
 
 
 # --- ndarray 계산 --------------------------------------------------------------------
+# --8<-- [start:im2col-array]
 def _windows(x, kernel_size, stride=1, pad=0, fill=0):
     """ndarray x (N, C, H, W)의 창들: 복사하지 않은 (N, C, OH, OW, KH, KW) 읽기 전용 뷰.
 
@@ -120,6 +121,7 @@ def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True):
         # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 여기서 한 번 복사됩니다.
         return windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     return np.ascontiguousarray(windows.transpose(0, 1, 4, 5, 2, 3))
+    # --8<-- [end:im2col-array]
 
 
 def col2im_array(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True):
@@ -251,6 +253,7 @@ def _shape(x) -> tuple[int, ...]:
     return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
+# --8<-- [start:conv2d-simple]
 def conv2d_simple(x, W, b=None, stride=1, pad=0):
     """가르치기용 합성곱: im2col로 편 행렬과 편 필터의 linear 한 번. 역전파는 이어 붙인 함수들이 합니다."""
     x, W = as_variable(x), as_variable(W)
@@ -261,12 +264,14 @@ def conv2d_simple(x, W, b=None, stride=1, pad=0):
     weight = W.reshape(oc, -1).T  # (C·KH·KW, OC)
     t = linear(col, weight, b)  # (N·OH·OW, OC)
     return t.reshape(n, oh, ow, oc).transpose(0, 3, 1, 2)  # (N, OC, OH, OW)
+    # --8<-- [end:conv2d-simple]
 
 
 def _b_shape(b):
     return None if b is None else _shape(b)
 
 
+# --8<-- [start:conv2d-forward]
 class Conv2d(LibraryFunction):
     """합성곱을 노드 하나로. 그림 n마다 y[n] = W · col[n] + b: W는 (OC, C·KH·KW)로 편 필터, col[n]은
     im2col로 편 (C·KH·KW, OH·OW) 행렬입니다. 그림마다의 행렬 곱이라 출력이 바로 (N, OC, OH, OW)입니다.
@@ -296,6 +301,7 @@ class Conv2d(LibraryFunction):
         # 메모리는 입력의 약 KH·KW배이고, 역전파가 한 번 쓰고 나면 놓습니다.
         self.col = col if backprop_enabled() else None
         return y.reshape(n, oc, oh, ow)
+        # --8<-- [end:conv2d-forward]
 
     def backward(self, gy):
         x, W = self.saved()[:2]

@@ -56,6 +56,7 @@ def transpose(x, axes=None):
 
 
 # --- im2col과 col2im ---------------------------------------------------------------------
+# --8<-- [start:im2col-array]
 def im2col_array(img, kernel_size, stride, pad, to_matrix=True):
     N, C, H, W = img.shape
     KH, KW = pair(kernel_size)
@@ -76,6 +77,7 @@ def im2col_array(img, kernel_size, stride, pad, to_matrix=True):
     if to_matrix:
         col = col.transpose((0, 4, 5, 1, 2, 3)).reshape((N * OH * OW, -1))
     return col
+    # --8<-- [end:im2col-array]
 
 
 def col2im_array(col, img_shape, kernel_size, stride, pad, to_matrix=True):
