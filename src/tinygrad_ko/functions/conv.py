@@ -358,6 +358,7 @@ def conv2d(x, W, b=None, stride=1, pad=0):
 
 
 # --- 풀링 -----------------------------------------------------------------------------
+# --8<-- [start:pooling]
 class Pooling(LibraryFunction):
     """최댓값 풀링. 창마다 가장 큰 값의 위치(argmax)를 기억해 두고, 역전파는 그 자리로만 보냅니다."""
 
@@ -388,6 +389,7 @@ class Pooling(LibraryFunction):
             argmax += better * (index_type(k) - argmax)  # better인 자리만 k로
             np.maximum(y, v, out=y)
         return y
+        # --8<-- [end:pooling]
 
     def backward(self, gy):
         return PoolingGrad(self)(gy) if isinstance(gy, Variable) else _scatter_to_argmax(self, gy)
@@ -454,6 +456,7 @@ def _scatter_to_argmax(pooling: Pooling, gy: np.ndarray) -> np.ndarray:
     return gx[:, :, ph : ph + h, pw : pw + w] if ph or pw else gx
 
 
+# --8<-- [start:average-pooling]
 class AveragePooling(LibraryFunction):
     """평균 풀링. 창의 KH·KW칸이 평균에 1/(KH·KW)씩 기여하므로, 역전파는 gy/(KH·KW)를 창의 모든
     칸에 퍼뜨려(broadcast) col2im으로 되돌립니다."""
@@ -476,6 +479,7 @@ class AveragePooling(LibraryFunction):
         gy = gy * (1.0 / (kh * kw))
         gcol = broadcast_to(gy.reshape(n, c, 1, 1, oh, ow), (n, c, kh, kw, oh, ow))
         return _col2im(gcol, self.x_shape, (kh, kw), self.stride, self.pad, False)
+        # --8<-- [end:average-pooling]
 
 
 def _check_pooling(x, kernel_size, stride, pad, what: str):

@@ -324,6 +324,7 @@ def pooling(x, kernel_size, stride=1, pad=0):
     return Pooling(kernel_size, stride, pad)(x)
 
 
+# --8<-- [start:average-pooling]
 class AveragePooling(Function):
     def __init__(self, kernel_size, stride=1, pad=0):
         self.kernel_size = kernel_size
@@ -345,6 +346,7 @@ class AveragePooling(Function):
         return col2im(
             gcol, self.input_shape, self.kernel_size, self.stride, self.pad, to_matrix=False
         )
+        # --8<-- [end:average-pooling]
 
 
 def average_pooling(x, kernel_size, stride=1, pad=0):
