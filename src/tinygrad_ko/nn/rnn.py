@@ -20,6 +20,7 @@ from .layers import Layer, Linear, _check_size
 __all__ = ["LSTM", "RNN"]
 
 
+# --8<-- [start:rnn]
 class RNN(Layer):
     """엘만(Elman) RNN: h_new = tanh(x·W_x + b + h·W_h). 처음 시각(h가 없을 때)은 tanh(x·W_x + b).
 
@@ -52,6 +53,7 @@ class RNN(Layer):
             h_new = tanh(self.x2h(x) + self.h2h(self.h))
         self.h = h_new
         return h_new
+        # --8<-- [end:rnn]
 
 
 class LSTM(Layer):
