@@ -56,6 +56,7 @@ class RNN(Layer):
         # --8<-- [end:rnn]
 
 
+# --8<-- [start:lstm]
 class LSTM(Layer):
     """LSTM: 게이트 f(잊기), i(입력), o(출력)와 새 기억 후보 u로 기억 셀 c와 은닉 상태 h를 고칩니다.
 
@@ -97,3 +98,4 @@ class LSTM(Layer):
         h_new = o * tanh(c_new)
         self.h, self.c = h_new, c_new
         return h_new
+        # --8<-- [end:lstm]
