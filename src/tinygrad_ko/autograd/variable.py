@@ -150,6 +150,7 @@ class Variable:
         """미분값을 지웁니다. 같은 변수로 새 계산을 미분하기 전에 부릅니다."""
         self.grad = None
 
+    # --8<-- [start:unchain]
     def unchain(self) -> None:
         """창조자와의 연결을 끊어 이 변수를 말단 변수로 만듭니다(DeZero). 미분은 계속 받습니다."""
         self.creator = None
@@ -187,6 +188,7 @@ class Variable:
     def detach(self) -> Variable:
         """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach)."""
         return Variable(self.data, requires_grad=False)
+        # --8<-- [end:unchain]
 
     def backward(
         self,

@@ -236,6 +236,7 @@ class MNIST(Dataset):
         self.data, self.label = load_mnist(self.train)
 
 
+# --8<-- [start:sin-curve]
 class SinCurve(Dataset):
     """시계열 데이터(59단계): [0, 2π]를 1,000점으로 나눈 sin 곡선에 ±0.05의 균일한 잡음을 더한 것.
 
@@ -264,3 +265,4 @@ class SinCurve(Dataset):
             y = np.cos(x)
         self.data = y[:-1, np.newaxis]
         self.label = y[1:, np.newaxis]
+        # --8<-- [end:sin-curve]

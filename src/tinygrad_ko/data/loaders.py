@@ -136,6 +136,7 @@ def _batchable(dataset: object) -> bool:
     )
 
 
+# --8<-- [start:seq-loader]
 class SeqDataLoader(DataLoader):
     """시계열을 `batch_size`개의 나란한 흐름(stream)으로 나눠, 시각마다 흐름마다 한 샘플씩 내줍니다(60단계).
 
@@ -161,3 +162,4 @@ class SeqDataLoader(DataLoader):
         starts = np.arange(self.batch_size) * jump  # 흐름마다 구간의 첫 번호
         for step in range(jump):
             yield self.batch(starts + step)
+            # --8<-- [end:seq-loader]

@@ -47,9 +47,11 @@ __all__ = [
 ]
 
 
+# --8<-- [start:get-conv-outsize]
 def get_conv_outsize(input_size: int, kernel_size: int, stride: int, pad: int) -> int:
     """합성곱 출력의 한 축 크기: (H + 2P − K) // S + 1. P는 한쪽에 붙이는 패딩의 폭입니다."""
     return (input_size + pad * 2 - kernel_size) // stride + 1
+    # --8<-- [end:get-conv-outsize]
 
 
 def pair(value: object, what: str = "kernel_size", minimum: int = 1) -> tuple[int, int]:
@@ -70,6 +72,7 @@ def pair(value: object, what: str = "kernel_size", minimum: int = 1) -> tuple[in
     return int(items[0]), int(items[1])
 
 
+# --8<-- [start:geometry]
 def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tuple:
     """(KH, KW), (SH, SW), (PH, PW), (OH, OW)를 정하고, 창이 하나도 없으면 받은 크기로 알립니다."""
     if len(shape) != 4:
@@ -90,9 +93,11 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
             f"줄이거나 패딩을 늘려 주세요."
         )
     return (kh, kw), (sh, sw), (ph, pw), (oh, ow)
+    # --8<-- [end:geometry]
 
 
 # --- ndarray 계산 --------------------------------------------------------------------
+# --8<-- [start:im2col-array]
 def _windows(x, kernel_size, stride=1, pad=0, fill=0):
     """ndarray x (N, C, H, W)의 창들: 복사하지 않은 (N, C, OH, OW, KH, KW) 읽기 전용 뷰.
 
@@ -116,6 +121,7 @@ def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True):
         # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 여기서 한 번 복사됩니다.
         return windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     return np.ascontiguousarray(windows.transpose(0, 1, 4, 5, 2, 3))
+    # --8<-- [end:im2col-array]
 
 
 def col2im_array(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True):
@@ -247,6 +253,7 @@ def _shape(x) -> tuple[int, ...]:
     return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
+# --8<-- [start:conv2d-simple]
 def conv2d_simple(x, W, b=None, stride=1, pad=0):
     """가르치기용 합성곱: im2col로 편 행렬과 편 필터의 linear 한 번. 역전파는 이어 붙인 함수들이 합니다."""
     x, W = as_variable(x), as_variable(W)
@@ -257,12 +264,14 @@ def conv2d_simple(x, W, b=None, stride=1, pad=0):
     weight = W.reshape(oc, -1).T  # (C·KH·KW, OC)
     t = linear(col, weight, b)  # (N·OH·OW, OC)
     return t.reshape(n, oh, ow, oc).transpose(0, 3, 1, 2)  # (N, OC, OH, OW)
+    # --8<-- [end:conv2d-simple]
 
 
 def _b_shape(b):
     return None if b is None else _shape(b)
 
 
+# --8<-- [start:conv2d-forward]
 class Conv2d(LibraryFunction):
     """합성곱을 노드 하나로. 그림 n마다 y[n] = W · col[n] + b: W는 (OC, C·KH·KW)로 편 필터, col[n]은
     im2col로 편 (C·KH·KW, OH·OW) 행렬입니다. 그림마다의 행렬 곱이라 출력이 바로 (N, OC, OH, OW)입니다.
@@ -292,6 +301,7 @@ class Conv2d(LibraryFunction):
         # 메모리는 입력의 약 KH·KW배이고, 역전파가 한 번 쓰고 나면 놓습니다.
         self.col = col if backprop_enabled() else None
         return y.reshape(n, oc, oh, ow)
+        # --8<-- [end:conv2d-forward]
 
     def backward(self, gy):
         x, W = self.saved()[:2]
@@ -348,6 +358,7 @@ def conv2d(x, W, b=None, stride=1, pad=0):
 
 
 # --- 풀링 -----------------------------------------------------------------------------
+# --8<-- [start:pooling]
 class Pooling(LibraryFunction):
     """최댓값 풀링. 창마다 가장 큰 값의 위치(argmax)를 기억해 두고, 역전파는 그 자리로만 보냅니다."""
 
@@ -378,6 +389,7 @@ class Pooling(LibraryFunction):
             argmax += better * (index_type(k) - argmax)  # better인 자리만 k로
             np.maximum(y, v, out=y)
         return y
+        # --8<-- [end:pooling]
 
     def backward(self, gy):
         return PoolingGrad(self)(gy) if isinstance(gy, Variable) else _scatter_to_argmax(self, gy)
@@ -444,6 +456,7 @@ def _scatter_to_argmax(pooling: Pooling, gy: np.ndarray) -> np.ndarray:
     return gx[:, :, ph : ph + h, pw : pw + w] if ph or pw else gx
 
 
+# --8<-- [start:average-pooling]
 class AveragePooling(LibraryFunction):
     """평균 풀링. 창의 KH·KW칸이 평균에 1/(KH·KW)씩 기여하므로, 역전파는 gy/(KH·KW)를 창의 모든
     칸에 퍼뜨려(broadcast) col2im으로 되돌립니다."""
@@ -466,6 +479,7 @@ class AveragePooling(LibraryFunction):
         gy = gy * (1.0 / (kh * kw))
         gcol = broadcast_to(gy.reshape(n, c, 1, 1, oh, ow), (n, c, kh, kw, oh, ow))
         return _col2im(gcol, self.x_shape, (kh, kw), self.stride, self.pad, False)
+        # --8<-- [end:average-pooling]
 
 
 def _check_pooling(x, kernel_size, stride, pad, what: str):

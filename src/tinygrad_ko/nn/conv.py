@@ -14,6 +14,7 @@ from .layers import Layer, _check_size
 __all__ = ["Conv2d"]
 
 
+# --8<-- [start:conv2d-layer]
 class Conv2d(Layer):
     """2차원 합성곱 층. W는 (OC, C, KH, KW), b는 (OC,)입니다.
 
@@ -62,6 +63,7 @@ class Conv2d(Layer):
             self.in_channels = _check_size("입력의 채널 수", shape[1])
             self._init_W()
         return conv2d(x, self.W, self.b, self.stride, self.pad)
+        # --8<-- [end:conv2d-layer]
 
     def __repr__(self) -> str:
         return (

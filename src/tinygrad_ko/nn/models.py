@@ -83,6 +83,7 @@ class MLP(Model):
         # --8<-- [end:mlp]
 
 
+# --8<-- [start:vgg16]
 class VGG16(Model):
     """VGG16의 구조: 3×3 합성곱 13개(패딩 1)와 2×2 최댓값 풀링 5번, 완전 연결 층 3개. 입력은
     (N, 3, 224, 224), 출력은 ImageNet의 1,000 클래스 점수 (N, 1000)이고 매개변수는 138,357,544개입니다.
@@ -127,3 +128,4 @@ class VGG16(Model):
         image = image[:, :, ::-1].astype(dtype)  # RGB → BGR
         image -= np.array([103.939, 116.779, 123.68], dtype=dtype)
         return image.transpose(2, 0, 1)
+        # --8<-- [end:vgg16]

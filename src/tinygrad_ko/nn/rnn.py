@@ -20,6 +20,7 @@ from .layers import Layer, Linear, _check_size
 __all__ = ["LSTM", "RNN"]
 
 
+# --8<-- [start:rnn]
 class RNN(Layer):
     """엘만(Elman) RNN: h_new = tanh(x·W_x + b + h·W_h). 처음 시각(h가 없을 때)은 tanh(x·W_x + b).
 
@@ -52,8 +53,10 @@ class RNN(Layer):
             h_new = tanh(self.x2h(x) + self.h2h(self.h))
         self.h = h_new
         return h_new
+        # --8<-- [end:rnn]
 
 
+# --8<-- [start:lstm]
 class LSTM(Layer):
     """LSTM: 게이트 f(잊기), i(입력), o(출력)와 새 기억 후보 u로 기억 셀 c와 은닉 상태 h를 고칩니다.
 
@@ -95,3 +98,4 @@ class LSTM(Layer):
         h_new = o * tanh(c_new)
         self.h, self.c = h_new, c_new
         return h_new
+        # --8<-- [end:lstm]

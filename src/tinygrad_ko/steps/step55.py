@@ -13,5 +13,7 @@ from .step54 import *  # noqa: F403
 __all__ = [*_previous.__all__, "get_conv_outsize"]
 
 
+# --8<-- [start:get-conv-outsize]
 def get_conv_outsize(input_size, kernel_size, stride, pad):
     return (input_size + pad * 2 - kernel_size) // stride + 1
+    # --8<-- [end:get-conv-outsize]

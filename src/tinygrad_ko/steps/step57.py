@@ -82,6 +82,7 @@ def transpose(x, axes=None):
 
 
 # --- im2col과 col2im ---------------------------------------------------------------------
+# --8<-- [start:im2col-array]
 def im2col_array(img, kernel_size, stride, pad, to_matrix=True):
     N, C, H, W = img.shape
     KH, KW = pair(kernel_size)
@@ -102,6 +103,7 @@ def im2col_array(img, kernel_size, stride, pad, to_matrix=True):
     if to_matrix:
         col = col.transpose((0, 4, 5, 1, 2, 3)).reshape((N * OH * OW, -1))
     return col
+    # --8<-- [end:im2col-array]
 
 
 def col2im_array(col, img_shape, kernel_size, stride, pad, to_matrix=True):
@@ -348,6 +350,7 @@ def pooling(x, kernel_size, stride=1, pad=0):
     return Pooling(kernel_size, stride, pad)(x)
 
 
+# --8<-- [start:average-pooling]
 class AveragePooling(Function):
     def __init__(self, kernel_size, stride=1, pad=0):
         self.kernel_size = kernel_size
@@ -369,6 +372,7 @@ class AveragePooling(Function):
         return col2im(
             gcol, self.input_shape, self.kernel_size, self.stride, self.pad, to_matrix=False
         )
+        # --8<-- [end:average-pooling]
 
 
 def average_pooling(x, kernel_size, stride=1, pad=0):

@@ -67,6 +67,7 @@ class Conv2d(Layer):
         return conv2d(x, self.W, self.b, self.stride, self.pad)
 
 
+# --8<-- [start:vgg16]
 class VGG16(Model):
     def __init__(self, pretrained=False):
         super().__init__()
@@ -116,6 +117,7 @@ class VGG16(Model):
         x = dropout(relu(self.fc7(x)))
         x = self.fc8(x)
         return x
+        # --8<-- [end:vgg16]
 
     @staticmethod
     def preprocess(image, dtype=np.float32):

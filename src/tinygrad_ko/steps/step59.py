@@ -36,6 +36,7 @@ __all__ = [
 ]
 
 
+# --8<-- [start:unchain]
 def unchain(self):
     self.creator = None
 
@@ -49,12 +50,14 @@ def unchain_backward(self):
                 if x.creator is not None:
                     funcs.append(x.creator)
                     x.unchain()
+                    # --8<-- [end:unchain]
 
 
 Variable.unchain = unchain  # 40단계의 Variable에 메서드로 더합니다.
 Variable.unchain_backward = unchain_backward
 
 
+# --8<-- [start:rnn]
 class RNN(Layer):
     def __init__(self, hidden_size, in_size=None):
         super().__init__()
@@ -72,6 +75,7 @@ class RNN(Layer):
             h_new = tanh(self.x2h(x) + self.h2h(self.h))
         self.h = h_new
         return h_new
+        # --8<-- [end:rnn]
 
 
 class SinCurve(Dataset):
@@ -106,6 +110,7 @@ class SimpleRNN(Model):
         return y
 
 
+# --8<-- [start:train]
 def train(model, optimizer, train_set, max_epoch=100, bptt_length=30):
     """책의 학습 반복문. 에포크마다의 평균 손실을 돌려줍니다(책은 출력합니다)."""
     seqlen = len(train_set)
@@ -129,6 +134,7 @@ def train(model, optimizer, train_set, max_epoch=100, bptt_length=30):
         avg_loss = float(loss.data) / count
         history.append(avg_loss)
     return history
+    # --8<-- [end:train]
 
 
 def predict_cos(model):

@@ -65,6 +65,7 @@ class LSTM(Layer):
         return h_new
 
 
+# --8<-- [start:seq-loader]
 class SeqDataLoader(DataLoader):
     def __init__(self, dataset, batch_size):
         super().__init__(dataset=dataset, batch_size=batch_size, shuffle=False)
@@ -82,6 +83,7 @@ class SeqDataLoader(DataLoader):
 
         self.iteration += 1
         return x, t
+        # --8<-- [end:seq-loader]
 
 
 class BetterRNN(Model):
@@ -99,6 +101,7 @@ class BetterRNN(Model):
         return y
 
 
+# --8<-- [start:train]
 def train(model, optimizer, dataloader, seqlen, max_epoch=100, bptt_length=30):
     """책의 학습 반복문(seqlen = len(train_set)). 에포크마다의 평균 손실을 돌려줍니다."""
     history = []
@@ -119,3 +122,4 @@ def train(model, optimizer, dataloader, seqlen, max_epoch=100, bptt_length=30):
         avg_loss = float(loss.data) / count
         history.append(avg_loss)
     return history
+    # --8<-- [end:train]
