@@ -69,15 +69,16 @@ def test_unchain_backward_keeps_live_intermediates_as_leaves():
 
 def test_unchain_backward_after_a_released_backward_cannot_reach_the_state():
     """backward()가 그래프를 놓아 주면(retain_graph=False) 입력 쪽을 따라갈 수 없습니다: 책의 순서
-    (backward → unchain_backward)로 은닉 상태를 이어 쓰면, 다음 역전파가 놓아 준 그래프를 만나 멈춥니다
-    (PyTorch도 같은 자리에서 RuntimeError). 남겨 두었다가(retain_graph=True) 끊으면 됩니다."""
+    (backward → unchain_backward)는 unchain_backward가 바로 알립니다(예전에는 아무것도 끊지 못한 채 지나가
+    다음 구간의 역전파에서야 실패했습니다). 남겨 두었다가(retain_graph=True) 끊으면 됩니다."""
     W = Variable(np.array(0.5))
     h = tg.tanh(W * 1.0)
     loss = h * h
     loss.backward()
-    loss.unchain_backward()
-    with pytest.raises(RuntimeError, match="이미 해제"):
-        (tg.tanh(W * h) ** 2).backward()
+    with pytest.raises(RuntimeError, match="unchain_backward가 거슬러 갈 수 없습니다") as info:
+        loss.unchain_backward()
+    assert "retain_graph=True" in str(info.value) and "detach" in str(info.value)
+    assert h.creator is not None  # 아무것도 바꾸지 않았습니다
 
     h = tg.tanh(W * 1.0)
     loss = h * h

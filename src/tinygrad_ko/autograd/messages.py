@@ -190,6 +190,14 @@ def released(func: object) -> RuntimeError:
     )
 
 
+def unchain_released(func: object) -> RuntimeError:
+    return RuntimeError(
+        f"{type(func).__name__}의 그래프는 앞선 역전파(retain_graph=False)에서 이미 해제되어 "
+        f"unchain_backward가 거슬러 갈 수 없습니다. 끊을 그래프를 남기려면 backward(retain_graph=True) "
+        f"뒤에 unchain_backward()를 부르거나, 보통의 backward() 뒤에 상태를 h.detach()로 바꾸세요."
+    )
+
+
 def kept_input_changed(func: object, i: int, x: object, in_place: bool) -> RuntimeError:
     how = (
         "제자리에서 고쳐졌습니다(옵티마이저의 step처럼 라이브러리가 값을 바꿨습니다)"

@@ -160,9 +160,13 @@ class Variable:
 
         살아 있는 중간 변수는 모두 말단 변수가 되고(`unchain`), 이미 사라진 중간 변수의 자리는 미분이
         필요 없는 상수가 됩니다. 그러면 그 앞의 함수들을 가리키는 것이 없어져 메모리에서 풀립니다.
-        `backward()`가 이미 놓아 준 함수(retain_graph=False) 앞으로는 따라갈 수 없습니다.
+        `backward()`가 이미 놓아 준 그래프(retain_graph=False)는 따라갈 수 없으므로, 이 변수의 창조자가
+        놓아 준 함수이면 RuntimeError로 알립니다(그대로 두면 다음 역전파에서야 실패합니다).
         """
         from .function import constant  # function이 이 모듈을 가져오므로 여기서 가져옵니다.
+
+        if self.creator is not None and self.creator.edges is None:
+            raise messages.unchain_released(self.creator)
 
         stack = [] if self.creator is None else [self.creator]
         while stack:

@@ -1,11 +1,25 @@
 """작은 프레임워크의 층과 모델: `Parameter`를 모으는 `Layer`와 `Linear`(`layers`), `Model`·`Sequential`·`MLP`
-(`models`), 드롭아웃(`dropout`). 옵티마이저는 `tinygrad_ko.optimizers`, 데이터는 `tinygrad_ko.data`에 있습니다.
+(`models`), 드롭아웃(`dropout`), 합성곱 층(`conv`), 순환 신경망(`rnn`). 옵티마이저는 `tinygrad_ko.optimizers`, 데이터는 `tinygrad_ko.data`에 있습니다.
 
 micrograd 방식의 스칼라 신경망은 이 폴더가 아니라 `tinygrad_ko.micrograd`에 있습니다.
 """
 
+from .conv import Conv2d
 from .dropout import Dropout, dropout
 from .layers import Layer, Linear
-from .models import MLP, Model, Sequential
+from .models import MLP, VGG16, Model, Sequential
+from .rnn import LSTM, RNN
 
-__all__ = ["MLP", "Dropout", "Layer", "Linear", "Model", "Sequential", "dropout"]
+__all__ = [
+    "LSTM",
+    "MLP",
+    "RNN",
+    "VGG16",
+    "Conv2d",
+    "Dropout",
+    "Layer",
+    "Linear",
+    "Model",
+    "Sequential",
+    "dropout",
+]
