@@ -90,7 +90,9 @@ class Optimizer:
 
     def update_one(self, param: Variable, grad: np.ndarray, state: dict) -> None:
         raise NotImplementedError(f"{type(self).__name__}.update_one을 구현해 주세요.")
-        # --8<-- [end:optimizer]
+
+
+# --8<-- [end:optimizer]
 
 
 def _as_param_list(params: object) -> list[Variable]:
@@ -150,7 +152,9 @@ class SGD(Optimizer):
                 buffer += (1.0 - self.dampening) * grad
             grad = grad + self.momentum * buffer if self.nesterov else buffer
         param.data -= self.lr * grad
-        # --8<-- [end:sgd]
+
+
+# --8<-- [end:sgd]
 
 
 class MomentumSGD(SGD):
@@ -193,7 +197,9 @@ class AdaGrad(Optimizer):
         lr = self.lr / (1.0 + (state["step"] - 1) * self.lr_decay)
         state["sum"] += grad * grad
         param.data -= lr * grad / (np.sqrt(state["sum"]) + self.eps)
-        # --8<-- [end:adagrad]
+
+
+# --8<-- [end:adagrad]
 
 
 # --8<-- [start:adam]
@@ -237,4 +243,6 @@ class Adam(Optimizer):
         step_size = self.lr / (1.0 - beta1**t)
         denominator = np.sqrt(v) / math.sqrt(1.0 - beta2**t) + self.eps
         param.data -= step_size * m / denominator
-        # --8<-- [end:adam]
+
+
+# --8<-- [end:adam]

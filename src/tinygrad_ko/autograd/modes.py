@@ -143,7 +143,9 @@ def test_mode() -> contextlib.AbstractContextManager[None]:
     `no_grad()`처럼 스레드마다 따로이고, 블록을 나가면(예외로 나가도) 이전 모드로 돌아갑니다.
     """
     return using_config("train", False)
-    # --8<-- [end:train]
+
+
+# --8<-- [end:train]
 
 
 test_mode.__test__ = False  # pytest가 이 이름을 테스트 함수로 모으지 않게 합니다.

@@ -192,7 +192,8 @@ class Variable:
     def detach(self) -> Variable:
         """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach)."""
         return Variable(self.data, requires_grad=False)
-        # --8<-- [end:unchain]
+
+    # --8<-- [end:unchain]
 
     def backward(
         self,

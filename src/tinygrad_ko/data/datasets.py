@@ -56,7 +56,9 @@ def make_moons(
     y = np.concatenate([-np.ones(n_upper), np.ones(n_lower)])
     order = rng.permutation(n_samples)  # 두 반달이 번갈아 섞이도록 순서를 섞습니다
     return X[order], y[order]
-    # --8<-- [end:moons]
+
+
+# --8<-- [end:moons]
 
 
 def _check_count(name: str, value: object, minimum: int = 1) -> int:
@@ -85,7 +87,9 @@ def make_spiral(
     x = np.column_stack([radius * np.sin(theta), radius * np.cos(theta)])
     order = rng.permutation(radius.size)
     return x[order], labels[order]
-    # --8<-- [end:spiral]
+
+
+# --8<-- [end:spiral]
 
 
 def make_sin_curve(
@@ -170,7 +174,8 @@ class Dataset:
         if t is not None and self.target_transform is not None:
             t = self.target_transform(t)
         return x, t
-        # --8<-- [end:dataset]
+
+    # --8<-- [end:dataset]
 
     def _position(self, index: object) -> int:
         """정수 번호(음수는 끝에서부터)를 0 이상의 위치로 바꿉니다. 범위 밖이면 IndexError."""

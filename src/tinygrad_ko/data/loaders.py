@@ -89,7 +89,9 @@ class DataLoader:
         targets = [p[1] for p in pairs]
         t = None if any(target is None for target in targets) else _stack(targets, "정답")
         return x, t
-        # --8<-- [end:loader]
+
+
+# --8<-- [end:loader]
 
 
 def _pair(sample: object) -> tuple[object, object]:

@@ -96,4 +96,6 @@ class Normalize:
 
     def batch(self, xs):
         return self(xs)
-        # --8<-- [end:transforms]
+
+
+# --8<-- [end:transforms]

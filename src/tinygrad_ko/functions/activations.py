@@ -37,7 +37,9 @@ class Sigmoid(LibraryFunction):
     def backward(self, gy):
         y = self.saved_output()
         return gy * (y * (1 - y))
-        # --8<-- [end:sigmoid]
+
+
+# --8<-- [end:sigmoid]
 
 
 # --8<-- [start:relu]
@@ -56,7 +58,9 @@ class ReLU(LibraryFunction):
         y = self.saved_output()
         y = y.data if isinstance(y, Variable) else y
         return self.select(gy, ~(y <= 0))  # 곱하지 않고 고릅니다. NaN인 출력은 통과(PyTorch와 같음)
-        # --8<-- [end:relu]
+
+
+# --8<-- [end:relu]
 
 
 def sigmoid(x):

@@ -93,7 +93,9 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
             f"줄이거나 패딩을 늘려 주세요."
         )
     return (kh, kw), (sh, sw), (ph, pw), (oh, ow)
-    # --8<-- [end:geometry]
+
+
+# --8<-- [end:geometry]
 
 
 # --- ndarray 계산 --------------------------------------------------------------------
@@ -389,7 +391,8 @@ class Pooling(LibraryFunction):
             argmax += better * (index_type(k) - argmax)  # better인 자리만 k로
             np.maximum(y, v, out=y)
         return y
-        # --8<-- [end:pooling]
+
+    # --8<-- [end:pooling]
 
     def backward(self, gy):
         return PoolingGrad(self)(gy) if isinstance(gy, Variable) else _scatter_to_argmax(self, gy)

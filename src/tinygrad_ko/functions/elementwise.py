@@ -68,7 +68,9 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if lead:
         out = out.reshape(out.shape[lead:])
     return out
-    # --8<-- [end:sum_to_array]
+
+
+# --8<-- [end:sum_to_array]
 
 
 def _sum_to(x, shape: tuple[int, ...]):
@@ -153,7 +155,9 @@ class BroadcastTo(_ShapeChange):
 
     def backward(self, gy):
         return _sum_to(gy, self.x_shape)
-        # --8<-- [end:broadcast]
+
+
+# --8<-- [end:broadcast]
 
 
 # --- 입력이 하나인 함수 -------------------------------------------------------------
@@ -322,9 +326,9 @@ class Add(LibraryFunction):
     def backward(self, gy):
         need0, need1 = self.needs_input_grad
         return self.to_inputs(gy if need0 else None, gy if need1 else None)
-        # --8<-- [end:add]
 
 
+# --8<-- [end:add]
 class Sub(LibraryFunction):
     def keep(self, needs):
         return (False, False)

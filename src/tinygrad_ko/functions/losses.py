@@ -35,7 +35,9 @@ class MeanSquaredError(LibraryFunction):
         need0, need1 = self.needs_input_grad
         gx0 = (x0 - x1) * self.scale * gy  # PyTorch와 같은 순서로 곱해 마지막 자리까지 같습니다.
         return (gx0 if need0 else None), (-gx0 if need1 else None)
-        # --8<-- [end:mse]
+
+
+# --8<-- [end:mse]
 
 
 def _shape_of(x: object) -> tuple[int, ...]:

@@ -49,7 +49,9 @@ class MatMul(LibraryFunction):
     def backward(self, gy):
         x, W = self.saved()
         return matmul_grads(self.shapes, gy, x, W)
-        # --8<-- [end:matmul]
+
+
+# --8<-- [end:matmul]
 
 
 # --8<-- [start:matmul_grads]
@@ -78,7 +80,9 @@ def matmul_grads(shapes: tuple, gy, x, W) -> tuple:
             gW = _sum_to(_matrix_t(x) @ gy, w2)
         gW = gW.reshape(w_shape)
     return gx, gW
-    # --8<-- [end:matmul_grads]
+
+
+# --8<-- [end:matmul_grads]
 
 
 # --8<-- [start:linear]
@@ -110,7 +114,9 @@ class Linear(LibraryFunction):
         if len(needs) == 2:
             return gx, gW
         return gx, gW, (_sum_to(gy, self.b_shape) if needs[2] else None)
-        # --8<-- [end:linear]
+
+
+# --8<-- [end:linear]
 
 
 def check_matmul_shapes(x_shape: tuple[int, ...], w_shape: tuple[int, ...], what: str) -> None:

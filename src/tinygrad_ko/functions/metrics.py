@@ -25,4 +25,6 @@ def accuracy(y, t) -> float:
     if len(labels) == 0:
         raise ValueError("샘플이 하나도 없어 정확도를 구할 수 없습니다. 샘플을 하나 이상 주세요.")
     return float((scores.argmax(axis=1) == labels).mean())
-    # --8<-- [end:accuracy]
+
+
+# --8<-- [end:accuracy]

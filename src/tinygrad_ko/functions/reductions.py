@@ -98,7 +98,9 @@ class Reduction(LibraryFunction):
         if gy.shape != self.kept_shape:
             gy = gy.reshape(self.kept_shape)
         return broadcast_to(gy, self.x_shape)
-        # --8<-- [end:reduction]
+
+
+# --8<-- [end:reduction]
 
 
 # --8<-- [start:sum]
@@ -113,7 +115,9 @@ class Sum(Reduction):
 
     def backward(self, gy):
         return self.expand(gy)
-        # --8<-- [end:sum]
+
+
+# --8<-- [end:sum]
 
 
 class Mean(Reduction):

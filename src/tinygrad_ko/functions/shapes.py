@@ -55,7 +55,9 @@ class Reshape(LibraryFunction):
 
     def backward(self, gy):
         return gy.reshape(self.x_shape)
-        # --8<-- [end:reshape]
+
+
+# --8<-- [end:reshape]
 
 
 # --8<-- [start:transpose]
@@ -82,7 +84,9 @@ class Transpose(LibraryFunction):
         if self.axes is None:
             return gy.transpose()
         return gy.transpose(self.inverse)
-        # --8<-- [end:transpose]
+
+
+# --8<-- [end:transpose]
 
 
 def _permutation(axes: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -162,7 +166,9 @@ def _scatter_add_array(gy: np.ndarray, index: object, shape: tuple[int, ...]) ->
     else:
         np.add.at(gx, index, gy)  # x[[0, 0, 1]]처럼 겹치는 자리는 미분값을 더합니다.
     return gx
-    # --8<-- [end:get_item]
+
+
+# --8<-- [end:get_item]
 
 
 _BASIC_TYPES = (int, np.integer, slice, type(None), type(Ellipsis))

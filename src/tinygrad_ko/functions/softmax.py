@@ -40,7 +40,9 @@ def _log_softmax_array(x: np.ndarray, axis: int) -> np.ndarray:
     """log_softmax를 NumPy로: x − m − log Σ exp(x − m) (m은 축의 최댓값)."""
     shifted = x - x.max(axis=axis, keepdims=True)  # 가장 큰 점수가 0이 되어 exp가 넘치지 않습니다.
     return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
-    # --8<-- [end:stable]
+
+
+# --8<-- [end:stable]
 
 
 def _check_axis(axis: object, ndim: int) -> int:
@@ -74,7 +76,9 @@ class Softmax(LibraryFunction):
         y = self.saved_output()
         gx = y * gy
         return gx - y * gx.sum(axis=self.axis, keepdims=True)
-        # --8<-- [end:softmax]
+
+
+# --8<-- [end:softmax]
 
 
 class LogSoftmax(LibraryFunction):

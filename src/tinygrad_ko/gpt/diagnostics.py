@@ -25,4 +25,6 @@ def layer_grad_norms(grads: dict[str, np.ndarray]) -> dict[str, float]:
         )
         groups[group] = groups.get(group, 0.0) + float(np.sum(np.square(grad)))
     return {group: math.sqrt(total) for group, total in groups.items()}
-    # --8<-- [end:norms]
+
+
+# --8<-- [end:norms]

@@ -71,7 +71,9 @@ def compose(jamo: str) -> str:
     """
     composed = unicodedata.normalize("NFC", jamo)
     return "".join(_LETTER.get(ch, ch) for ch in composed)
-    # --8<-- [end:compose]
+
+
+# --8<-- [end:compose]
 
 
 def jamo_label(jamo: str) -> str:

@@ -84,7 +84,9 @@ def sample_ids(
     if grammar and tokenizer.state_after(ids) == LEAD:
         ids.pop()  # 가운뎃소리를 받지 못한 첫소리
     return ids
-    # --8<-- [end:sample]
+
+
+# --8<-- [end:sample]
 
 
 def sample_names(

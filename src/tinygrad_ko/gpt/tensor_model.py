@@ -52,7 +52,9 @@ def cross_entropy(logits, targets: np.ndarray):
 def causal_mask(t: int) -> np.ndarray:
     """(t, t) 상수: 대각선 위쪽(뒤의 위치)은 -∞, 나머지는 0."""
     return np.triu(np.full((t, t), -np.inf), k=1)
-    # --8<-- [end:ops]
+
+
+# --8<-- [end:ops]
 
 
 class Attention(Layer):
@@ -115,7 +117,8 @@ class TensorGPT(Layer):
             out = (rms_norm(x) @ block.mlp.fc1).relu() @ block.mlp.fc2
             x = x + out if c.residual else out
         return rms_norm(x) @ self.lm_head
-        # --8<-- [end:forward]
+
+    # --8<-- [end:forward]
 
     def loss(self, batch: Sequence[Sequence[int]]):
         """이름 여러 개([BOS, …, BOS]의 목록)의 모든 예측 위치에 대한 평균 교차 엔트로피.

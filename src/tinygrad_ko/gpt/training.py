@@ -108,4 +108,6 @@ def train(
         if progress is not None:
             progress(step + 1, losses[-1])
     return losses
-    # --8<-- [end:train]
+
+
+# --8<-- [end:train]

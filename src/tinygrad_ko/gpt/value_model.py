@@ -56,7 +56,9 @@ def cross_entropy(logits: Sequence[Value], target: int) -> Value:
     """-log softmax(z)[target] = log Σⱼ exp(zⱼ - m) - (z_target - m). 확률을 따로 만들지 않습니다."""
     m = max(z.data for z in logits)
     return total([(z - m).exp() for z in logits]).log() - (logits[target] - m)
-    # --8<-- [end:ops]
+
+
+# --8<-- [end:ops]
 
 
 class ValueGPT:
@@ -135,7 +137,8 @@ class ValueGPT:
             out = self._linear(h, f"h.{i}.mlp.fc2")
             x = [a + b for a, b in zip(x, out, strict=True)] if c.residual else out
         return self._linear(rms_norm(x), "lm_head")
-        # --8<-- [end:forward]
+
+    # --8<-- [end:forward]
 
     def _new_cache(self) -> list[tuple[list, list]]:
         return [([], []) for _ in range(self.config.n_layer)]
@@ -207,4 +210,6 @@ class ValueAdam:
             self.v[i] = b2 * self.v[i] + (1.0 - b2) * p.grad * p.grad
             denominator = math.sqrt(self.v[i]) / math.sqrt(correction2) + self.eps
             p.data -= self.lr / correction1 * self.m[i] / denominator
-        # --8<-- [end:adam]
+
+
+# --8<-- [end:adam]

@@ -30,7 +30,9 @@ class Module:
         """매개변수의 기울기를 0으로 되돌립니다. backward 전에 불러야 누적되지 않습니다."""
         for p in self.parameters():
             p.grad = 0.0
-        # --8<-- [end:module]
+
+
+# --8<-- [end:module]
 
 
 def _check_count(name: str, n: object) -> int:
@@ -96,7 +98,8 @@ class Neuron(Module):
 
     def parameters(self) -> list[Value]:
         return [*self.w, self.b]
-        # --8<-- [end:neuron]
+
+    # --8<-- [end:neuron]
 
     def __repr__(self) -> str:
         kind = "ReLU" if self.nonlin else "Linear"
@@ -121,7 +124,8 @@ class Layer(Module):
 
     def parameters(self) -> list[Value]:
         return [p for n in self.neurons for p in n.parameters()]
-        # --8<-- [end:layer]
+
+    # --8<-- [end:layer]
 
     def __repr__(self) -> str:
         first = self.neurons[0]
@@ -161,7 +165,8 @@ class MLP(Module):
 
     def parameters(self) -> list[Value]:
         return [p for layer in self.layers for p in layer.parameters()]
-        # --8<-- [end:mlp]
+
+    # --8<-- [end:mlp]
 
     def __repr__(self) -> str:
         return f"MLP[{', '.join(repr(layer) for layer in self.layers)}]"
@@ -186,7 +191,9 @@ def accuracy(scores: Sequence[Value | float], labels: Sequence[float]) -> float:
     signs = _check_points(scores, labels, numbers_ok=True)
     hits = sum((_data(s) > 0.0) == (yi > 0.0) for s, yi in zip(scores, signs, strict=True))
     return hits / len(scores)
-    # --8<-- [end:loss]
+
+
+# --8<-- [end:loss]
 
 
 def _data(score: Value | float) -> float:
@@ -250,7 +257,9 @@ def sgd_step(parameters: Iterable[Value], learning_rate: float) -> None:
     """경사 하강법의 한 스텝: 매개변수를 기울기의 반대 방향으로 조금 옮깁니다."""
     for p in parameters:
         p.data -= learning_rate * p.grad
-    # --8<-- [end:sgd]
+
+
+# --8<-- [end:sgd]
 
 
 # --8<-- [start:train]
@@ -282,7 +291,9 @@ def train(
         sgd_step(model.parameters(), learning_rate)
     scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적
     return hinge_loss(scores, y).data, accuracy(scores, y)
-    # --8<-- [end:train]
+
+
+# --8<-- [end:train]
 
 
 def _diverged(step: int, loss: float, learning_rate: float) -> RuntimeError:

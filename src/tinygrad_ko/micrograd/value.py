@@ -111,7 +111,9 @@ def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule | None) -> V
     out._rule = rule
     out.label = ""
     return out
-    # --8<-- [end:node]
+
+
+# --8<-- [end:node]
 
 
 def _describe(obj: object) -> str:
@@ -179,7 +181,8 @@ class Value:
         self._op = _op
         self._rule: Rule | None = None
         self.label = label
-        # --8<-- [end:class]
+
+    # --8<-- [end:class]
 
     # --8<-- [start:backward-field]
     @property
@@ -223,7 +226,8 @@ class Value:
         if type(other) is not Value:
             other = _lift(other, "*")
         return _node(self.data * other.data, (self, other), "*", _mul_backward)
-        # --8<-- [end:mul]
+
+    # --8<-- [end:mul]
 
     def __rmul__(self, other: float) -> Value:  # 2 * x
         return _lift(other, "*") * self
@@ -329,7 +333,8 @@ class Value:
             for node, grad in zip(order, before, strict=True):
                 node.grad = grad
             raise
-        # --8<-- [end:backward]
+
+    # --8<-- [end:backward]
 
 
 def _check_children(children: object) -> tuple[Value, ...]:
@@ -376,4 +381,6 @@ def topological_order(root: Value) -> list[Value]:
             if child not in opened:
                 stack.append(child)
     return order
-    # --8<-- [end:topo]
+
+
+# --8<-- [end:topo]

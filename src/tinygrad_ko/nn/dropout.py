@@ -42,7 +42,9 @@ def dropout(x, ratio: float = 0.5, *, rng: np.random.Generator | None = None):
     scale = 0.0 if ratio == 1.0 else 1.0 / (1.0 - ratio)
     mask = (keep * scale).astype(x.dtype if x.dtype.kind == "f" else np.float64)
     return x * mask
-    # --8<-- [end:dropout]
+
+
+# --8<-- [end:dropout]
 
 
 class Dropout(Layer):

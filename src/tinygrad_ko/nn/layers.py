@@ -56,7 +56,8 @@ class Layer:
         """모든 매개변수의 미분값을 지웁니다. 역전파 전에 불러야 미분값이 쌓이지 않습니다."""
         for param in self.params():
             param.cleargrad()
-            # --8<-- [end:layer]
+
+    # --8<-- [end:layer]
 
     # --8<-- [start:save]
     def save_weights(self, path: str | os.PathLike) -> None:
@@ -80,7 +81,8 @@ class Layer:
         except BaseException:
             os.unlink(temporary)
             raise
-        # --8<-- [end:save]
+
+    # --8<-- [end:save]
 
     # --8<-- [start:load]
     def load_weights(self, path: str | os.PathLike) -> None:
@@ -98,7 +100,8 @@ class Layer:
         }
         for name, param in params.items():
             param.data = np.array(datas[name], copy=True)
-            # --8<-- [end:load]
+
+    # --8<-- [end:load]
 
 
 def _walk(
@@ -306,7 +309,8 @@ class Linear(Layer):
             self.in_size = _check_size("입력의 마지막 축 크기", _last_axis(x))
             self._init_W()
         return linear(x, self.W, self.b)
-        # --8<-- [end:linear]
+
+    # --8<-- [end:linear]
 
     def __repr__(self) -> str:
         return f"Linear(in_size={self.in_size}, out_size={self.out_size})"

@@ -29,7 +29,9 @@ class Model(Layer):
         from ..tools.viz import to_mermaid
 
         return to_mermaid(self(*inputs))
-        # --8<-- [end:model]
+
+
+# --8<-- [end:model]
 
 
 # --8<-- [start:sequential]
@@ -48,7 +50,9 @@ class Sequential(Model):
         for layer in self.layers:
             x = layer(x)
         return x
-        # --8<-- [end:sequential]
+
+
+# --8<-- [end:sequential]
 
 
 # --8<-- [start:mlp]
@@ -80,7 +84,9 @@ class MLP(Model):
         for layer in self.layers[:-1]:
             x = self.activation(layer(x))
         return self.layers[-1](x)
-        # --8<-- [end:mlp]
+
+
+# --8<-- [end:mlp]
 
 
 # --8<-- [start:vgg16]
@@ -128,4 +134,6 @@ class VGG16(Model):
         image = image[:, :, ::-1].astype(dtype)  # RGB → BGR
         image -= np.array([103.939, 116.779, 123.68], dtype=dtype)
         return image.transpose(2, 0, 1)
-        # --8<-- [end:vgg16]
+
+
+# --8<-- [end:vgg16]

@@ -53,7 +53,9 @@ class RNN(Layer):
             h_new = tanh(self.x2h(x) + self.h2h(self.h))
         self.h = h_new
         return h_new
-        # --8<-- [end:rnn]
+
+
+# --8<-- [end:rnn]
 
 
 # --8<-- [start:lstm]
@@ -98,4 +100,6 @@ class LSTM(Layer):
         h_new = o * tanh(c_new)
         self.h, self.c = h_new, c_new
         return h_new
-        # --8<-- [end:lstm]
+
+
+# --8<-- [end:lstm]

@@ -105,7 +105,8 @@ class Variable:
 
     def sum(self, axis=None, keepdims=False):  # 39단계
         return sum(self, axis, keepdims)
-        # --8<-- [end:methods]
+
+    # --8<-- [end:methods]
 
     def set_creator(self, func):
         self.creator = func
@@ -221,7 +222,9 @@ class Transpose(Function):
 
 def transpose(x):
     return Transpose()(x)
-    # --8<-- [end:reshape]
+
+
+# --8<-- [end:reshape]
 
 
 # --- 39단계: 합계 --------------------------------------------------------------------------
@@ -254,7 +257,9 @@ class Sum(Function):
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001 - 책과 같은 이름입니다.
     return Sum(axis, keepdims)(x)
-    # --8<-- [end:sum]
+
+
+# --8<-- [end:sum]
 
 
 # --- 40단계: 브로드캐스트와 sum_to ------------------------------------------------------------
@@ -301,7 +306,9 @@ def sum_to(x, shape):
     if x.shape == shape:
         return as_variable(x)
     return SumTo(shape)(x)
-    # --8<-- [end:broadcast]
+
+
+# --8<-- [end:broadcast]
 
 
 # --- 사칙연산: 40단계에서 브로드캐스트의 역전파를 더했습니다 -------------------------------------
@@ -319,7 +326,9 @@ class Add(Function):
             gx0 = sum_to(gx0, self.x0_shape)
             gx1 = sum_to(gx1, self.x1_shape)
         return gx0, gx1
-        # --8<-- [end:add]
+
+
+# --8<-- [end:add]
 
 
 def add(x0, x1):

@@ -30,4 +30,6 @@ class MatMul(Function):
 
 def matmul(x, W):
     return MatMul()(x, W)
-    # --8<-- [end:matmul]
+
+
+# --8<-- [end:matmul]

@@ -34,4 +34,6 @@ class MeanSquaredError(Function):
 
 def mean_squared_error(x0, x1):
     return MeanSquaredError()(x0, x1)
-    # --8<-- [end:mse]
+
+
+# --8<-- [end:mse]

@@ -43,7 +43,9 @@ def sigmoid_simple(x):
     """1 / (1 + exp(-x))를 있는 함수로."""
     x = as_variable(x)
     return 1 / (1 + exp(-x))
-    # --8<-- [end:simple]
+
+
+# --8<-- [end:simple]
 
 
 # --8<-- [start:linear]
@@ -79,4 +81,6 @@ class Sigmoid(Function):
 
 def sigmoid(x):
     return Sigmoid()(x)
-    # --8<-- [end:linear]
+
+
+# --8<-- [end:linear]

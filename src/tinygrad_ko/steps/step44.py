@@ -27,7 +27,9 @@ __all__ = [*_previous.__all__, "Parameter", "Layer"]
 # --8<-- [start:parameter]
 class Parameter(Variable):
     pass
-    # --8<-- [end:parameter]
+
+
+# --8<-- [end:parameter]
 
 
 # --8<-- [start:layer]
@@ -60,7 +62,9 @@ class Layer:
     def cleargrads(self):
         for param in self.params():
             param.cleargrad()
-            # --8<-- [end:layer]
+
+
+# --8<-- [end:layer]
 
 
 class Linear(Layer):

@@ -56,7 +56,9 @@ class Layer:
     def cleargrads(self):
         for param in self.params():
             param.cleargrad()
-            # --8<-- [end:layer]
+
+
+# --8<-- [end:layer]
 
 
 class Linear(Layer):
@@ -127,4 +129,6 @@ class MLP(Model):
         for layer in self.layers[:-1]:
             x = self.activation(layer(x))
         return self.layers[-1](x)
-        # --8<-- [end:mlp]
+
+
+# --8<-- [end:mlp]

@@ -55,7 +55,9 @@ class SGD(Optimizer):
 
     def update_one(self, param):
         param.data -= self.lr * param.grad.data
-        # --8<-- [end:optimizer]
+
+
+# --8<-- [end:optimizer]
 
 
 class MomentumSGD(Optimizer):
@@ -130,4 +132,6 @@ class Adam(Optimizer):
         m += (1 - self.beta1) * (grad - m)
         v += (1 - self.beta2) * (grad * grad - v)
         param.data -= self.lr * m / (np.sqrt(v) + self.eps)  # eps는 보정 전의 √v에 더합니다
-        # --8<-- [end:adam]
+
+
+# --8<-- [end:adam]

@@ -130,7 +130,9 @@ class Softmax(Function):
 
 def softmax(x, axis=1):
     return Softmax(axis)(x)
-    # --8<-- [end:softmax]
+
+
+# --8<-- [end:softmax]
 
 
 # --8<-- [start:cross-entropy]

@@ -47,7 +47,9 @@ def get_spiral(train=True):
             t[ix] = j
     indices = np.random.permutation(num_data * num_class)
     return x[indices], t[indices]
-    # --8<-- [end:spiral]
+
+
+# --8<-- [end:spiral]
 
 
 # --8<-- [start:dataset]
@@ -81,7 +83,9 @@ class Dataset:
 class Spiral(Dataset):
     def prepare(self):
         self.data, self.label = get_spiral(self.train)
-        # --8<-- [end:dataset]
+
+
+# --8<-- [end:dataset]
 
 
 class Compose:

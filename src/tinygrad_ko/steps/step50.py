@@ -57,7 +57,9 @@ class DataLoader:
 
     def next(self):
         return self.__next__()
-        # --8<-- [end:loader]
+
+
+# --8<-- [end:loader]
 
 
 def accuracy(y, t):

@@ -35,7 +35,9 @@ def dropout(x, dropout_ratio=0.5):
         scale = np.array(1.0 - dropout_ratio).astype(x.dtype)
         return x * mask / scale
     return x
-    # --8<-- [end:dropout]
+
+
+# --8<-- [end:dropout]
 
 
 test_mode.__test__ = False  # pytest가 이 이름을 테스트 함수로 모으지 않게 합니다.

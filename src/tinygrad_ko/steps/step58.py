@@ -117,7 +117,8 @@ class VGG16(Model):
         x = dropout(relu(self.fc7(x)))
         x = self.fc8(x)
         return x
-        # --8<-- [end:vgg16]
+
+    # --8<-- [end:vgg16]
 
     @staticmethod
     def preprocess(image, dtype=np.float32):

@@ -50,7 +50,9 @@ def unchain_backward(self):
                 if x.creator is not None:
                     funcs.append(x.creator)
                     x.unchain()
-                    # --8<-- [end:unchain]
+
+
+# --8<-- [end:unchain]
 
 
 Variable.unchain = unchain  # 40단계의 Variable에 메서드로 더합니다.
@@ -75,7 +77,9 @@ class RNN(Layer):
             h_new = tanh(self.x2h(x) + self.h2h(self.h))
         self.h = h_new
         return h_new
-        # --8<-- [end:rnn]
+
+
+# --8<-- [end:rnn]
 
 
 class SinCurve(Dataset):
@@ -134,7 +138,9 @@ def train(model, optimizer, train_set, max_epoch=100, bptt_length=30):
         avg_loss = float(loss.data) / count
         history.append(avg_loss)
     return history
-    # --8<-- [end:train]
+
+
+# --8<-- [end:train]
 
 
 def predict_cos(model):

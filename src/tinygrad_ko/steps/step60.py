@@ -122,4 +122,6 @@ def train(model, optimizer, dataloader, seqlen, max_epoch=100, bptt_length=30):
         avg_loss = float(loss.data) / count
         history.append(avg_loss)
     return history
-    # --8<-- [end:train]
+
+
+# --8<-- [end:train]
