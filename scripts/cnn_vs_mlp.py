@@ -2,6 +2,7 @@
 
     python3 scripts/cnn_vs_mlp.py              # 5에포크씩(2코어 컴퓨터에서 10초쯤)
     python3 scripts/cnn_vs_mlp.py --epochs 2
+    python3 scripts/cnn_vs_mlp.py --seeds 5     # 처음 가중치의 시드 5개로, 정확도의 퍼짐까지
 
 두 모델 모두 저장소의 학습 세트 8,000장을 배치 100개씩(같은 시드로 같은 순서) SGD로 학습하고, 에포크마다
 시험 세트 2,000장의 정확도와 그 에포크의 학습 시간을 출력합니다. 학습률은 각 장이 쓴 값입니다(MLP 0.5는
@@ -26,27 +27,11 @@ from tinygrad_ko.data.datasets import ArrayDataset, load_mnist  # noqa: E402
 from tinygrad_ko.data.loaders import DataLoader  # noqa: E402
 from tinygrad_ko.functions.metrics import accuracy  # noqa: E402
 from tinygrad_ko.functions.softmax import softmax_cross_entropy  # noqa: E402
-from tinygrad_ko.nn.conv import Conv2d  # noqa: E402
-from tinygrad_ko.nn.layers import Linear  # noqa: E402
-from tinygrad_ko.nn.models import MLP, Sequential  # noqa: E402
+from tinygrad_ko.nn.models import MLP, DigitCNN  # noqa: E402
 from tinygrad_ko.optimizers import SGD  # noqa: E402
 
 
-def digit_cnn() -> Sequential:
-    """41장의 CNN: 합성곱 8@5×5 → relu → 풀링 → 합성곱 16@5×5 → relu → 풀링 → Linear(10)."""
-    return Sequential(
-        Conv2d(8, 5, seed=0),
-        tg.relu,
-        lambda h: tg.pooling(h, 2, 2),
-        Conv2d(16, 5, seed=1),
-        tg.relu,
-        lambda h: tg.pooling(h, 2, 2),
-        lambda h: h.reshape(len(h), -1),
-        Linear(10, seed=2),
-    )
-
-
-def train(name, model, lr, shape, epochs):
+def train(name, model, lr, shape, epochs, verbose=True):
     images, labels = load_mnist(train=True)
     test_images, test_labels = load_mnist(train=False)
     x_train = images.reshape(len(images), *shape).astype(np.float32) / 255
@@ -68,7 +53,8 @@ def train(name, model, lr, shape, epochs):
                     for i in range(0, 2000, 500)
                 ]
             )
-        print(f"{name} 에포크 {epoch}: 시험 정확도 {acc:.4f}, 학습 {seconds:.1f}초", flush=True)
+        if verbose:
+            print(f"{name} 에포크 {epoch}: 시험 정확도 {acc:.4f}, 학습 {seconds:.1f}초", flush=True)
     return acc
 
 
@@ -77,10 +63,31 @@ def main() -> None:
         prog="python3 scripts/cnn_vs_mlp.py", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--epochs", type=int, default=5, help="모델마다 학습할 에포크 수(기본값 5)")
+    parser.add_argument(
+        "--seeds", type=int, default=1, help="처음 가중치의 시드를 0부터 몇 개 시험할지(기본값 1)"
+    )
     args = parser.parse_args()
-    mlp = train("MLP((100, 10)), lr 0.5", MLP((100, 10), tg.relu, seed=0), 0.5, (784,), args.epochs)
-    cnn = train("CNN, lr 0.1", digit_cnn(), 0.1, (1, 28, 28), args.epochs)
-    print(f"{args.epochs}에포크 뒤 시험 정확도: CNN {cnn:.4f}, MLP {mlp:.4f}")
+    if args.epochs < 1 or args.seeds < 1:
+        parser.error(
+            f"--epochs와 --seeds는 1 이상이어야 합니다. 받은 값: {args.epochs}, {args.seeds}"
+        )
+    verbose = args.seeds == 1
+    results = {"CNN": [], "MLP": []}
+    for seed in range(args.seeds):
+        mlp = MLP((100, 10), tg.relu, seed=seed)
+        results["MLP"].append(
+            train("MLP((100, 10)), lr 0.5", mlp, 0.5, (784,), args.epochs, verbose)
+        )
+        cnn = DigitCNN(seed=seed)
+        results["CNN"].append(train("CNN, lr 0.1", cnn, 0.1, (1, 28, 28), args.epochs, verbose))
+        print(
+            f"시드 {seed}: CNN {results['CNN'][-1]:.4f}, MLP {results['MLP'][-1]:.4f}", flush=True
+        )
+    for name, scores in results.items():
+        print(
+            f"{args.epochs}에포크 뒤 {name}의 시험 정확도(시드 {args.seeds}개): 평균 {np.mean(scores):.4f}, "
+            f"가장 낮음 {min(scores):.4f}, 가장 높음 {max(scores):.4f}"
+        )
 
 
 if __name__ == "__main__":

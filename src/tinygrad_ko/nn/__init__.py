@@ -7,7 +7,7 @@ micrograd 방식의 스칼라 신경망은 이 폴더가 아니라 `tinygrad_ko.
 from .conv import Conv2d
 from .dropout import Dropout, dropout
 from .layers import Layer, Linear
-from .models import MLP, VGG16, Model, Sequential
+from .models import MLP, VGG16, DigitCNN, Model, Sequential
 from .rnn import LSTM, RNN
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "MLP",
     "RNN",
     "VGG16",
+    "DigitCNN",
     "Conv2d",
     "Dropout",
     "Layer",

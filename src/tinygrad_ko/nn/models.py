@@ -1,5 +1,5 @@
 """모델: 층을 묶은 신경망 전체(45단계). `Model`, 층을 차례로 잇는 `Sequential`, 다층 퍼셉트론 `MLP`,
-그리고 VGG16의 구조(58단계, 학습한 가중치는 싣지 않습니다).
+41장의 숫자 CNN `DigitCNN`(학습한 가중치를 저장소에 싣습니다), VGG16의 구조(58단계, 그 가중치는 싣지 않습니다).
 
 micrograd 곁가지의 `tinygrad_ko.micrograd.nn.MLP`(스칼라 `Value`로 만든 신경망)와는 다른 클래스입니다. 여기의
 `MLP`는 텐서(`Variable`)와 행렬 곱으로 한 번에 한 배치를 계산합니다.
@@ -8,6 +8,7 @@ micrograd 곁가지의 `tinygrad_ko.micrograd.nn.MLP`(스칼라 `Value`로 만�
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -17,7 +18,10 @@ from .conv import Conv2d
 from .dropout import dropout
 from .layers import Layer, Linear
 
-__all__ = ["MLP", "VGG16", "Model", "Sequential"]
+# 학습한 숫자 CNN의 가중치(scripts/train_digit_cnn.py가 만듭니다).
+DIGIT_CNN_FILE = Path(__file__).resolve().parent.parent / "data" / "digit_cnn.npz"
+
+__all__ = ["MLP", "VGG16", "DigitCNN", "Model", "Sequential"]
 
 
 # --8<-- [start:model]
@@ -87,6 +91,34 @@ class MLP(Model):
 
 
 # --8<-- [end:mlp]
+
+
+# --8<-- [start:digit_cnn]
+class DigitCNN(Model):
+    """41장의 숫자 CNN: 합성곱 8@5×5 → relu → 풀링 → 합성곱 16@5×5 → relu → 풀링 → Linear(10).
+
+    `pretrained=True`이면 저장소에 든 학습한 가중치(`data/digit_cnn.npz`)를 불러옵니다. 그 파일은
+    `python3 scripts/train_digit_cnn.py`가 학습 세트 8,000장으로 5에포크 학습해 만든 것이고, 실행 중에
+    무엇도 내려받지 않습니다(58단계의 VGG16이 가중치를 내려받는 것과 다른 점).
+    """
+
+    def __init__(
+        self, seed: int | np.random.Generator | None = 0, pretrained: bool = False
+    ) -> None:
+        rng = np.random.default_rng(seed)
+        self.conv1 = Conv2d(8, 5, seed=rng)
+        self.conv2 = Conv2d(16, 5, seed=rng)
+        self.fc = Linear(10, seed=rng)
+        if pretrained:
+            self.load_weights(DIGIT_CNN_FILE)
+
+    def forward(self, x):
+        x = pooling(relu(self.conv1(x)), 2, 2)
+        x = pooling(relu(self.conv2(x)), 2, 2)
+        return self.fc(x.reshape(len(x), -1))
+
+
+# --8<-- [end:digit_cnn]
 
 
 # --8<-- [start:vgg16]
