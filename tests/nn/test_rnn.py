@@ -192,3 +192,18 @@ def test_one_step_input_is_1d_or_2d_like_torch_cells(cls):
         torch_cell(torch.zeros(2, 3, 3))
     with pytest.raises(ValueError, match=r"받은 모양: \(2, 3, 3\)\(3차원\)"):
         cls(5, seed=0)(np.zeros((2, 3, 3), np.float32))
+
+
+@pytest.mark.parametrize("train", ["False", 0, None])
+def test_sin_curve_refuses_a_train_flag_that_is_not_a_bool(train):
+    """예전에는 "False"나 0을 그대로 두어 "False"가 학습용(잡음 있는) 곡선을 골랐습니다."""
+    with pytest.raises(TypeError, match=rf"train에는 True나 False.*{train!r}"):
+        SinCurve(train=train)
+    assert SinCurve(train=np.bool_(False)).train is False
+
+
+def test_seq_loader_names_an_empty_series():
+    """예전 문장은 "batch_size를 0 이하로 주세요"였습니다(batch_size는 1 이상이어야 하는데)."""
+    with pytest.raises(ValueError, match=r"시계열이 비어 있습니다") as caught:
+        SeqDataLoader(ArrayDataset(np.zeros((0, 1))), 1)
+    assert "0 이하" not in str(caught.value)
