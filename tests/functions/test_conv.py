@@ -299,3 +299,12 @@ def test_average_pooling_refuses_a_pad_over_half_the_kernel_like_pytorch():
     with pytest.raises(ValueError, match=r"average_pooling의 패딩 \(2, 2\).*커널 \(2, 2\)의 절반"):
         tg.average_pooling(x, 2, 1, 2)
     assert tg.average_pooling(x, 2, 1, 1).shape == (1, 1, 5, 5)  # 절반까지는 됩니다
+
+
+@pytest.mark.parametrize("input_shape", [None, (1, 2, 5, 5.5), (1, 2, True, 5), "1255"])
+def test_col2im_refuses_an_input_shape_that_is_not_integers(input_shape):
+    """예전에는 5.5를 5로 잘라 조용히 계산하거나, None에서 영어 TypeError가 났습니다."""
+    col = tg.im2col(np.zeros((1, 2, 5, 5)), 3, 2, 1)
+    with pytest.raises(TypeError, match=r"col2im의 input_shape.*정수 네 개"):
+        tg.col2im(col, input_shape, 3, 2, 1)
+    assert tg.col2im(col, [1, 2, 5, np.int64(5)], 3, 2, 1).shape == (1, 2, 5, 5)

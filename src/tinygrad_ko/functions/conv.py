@@ -217,6 +217,13 @@ def im2col(x, kernel_size, stride=1, pad=0, to_matrix=True):
 def col2im(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True):
     """`im2col`의 반대: 창들의 값을 모양 `input_shape` (N, C, H, W)의 제자리에 더해 모읍니다."""
     col = as_variable(col)
+    if not isinstance(input_shape, tuple | list) or not all(
+        isinstance(n, int | np.integer) and not isinstance(n, bool) for n in input_shape
+    ):  # 5.5를 int()로 5로 자르거나 None에서 영어 오류가 나지 않게
+        raise TypeError(
+            f"col2im의 input_shape에는 정수 네 개의 튜플 (N, C, H, W)를 주세요. 받은 값: "
+            f"{describe(input_shape)}. 보통 im2col에 준 x의 x.shape입니다."
+        )
     input_shape = tuple(int(n) for n in input_shape)
     (kh, kw), _, _, (oh, ow) = _geometry(input_shape, kernel_size, stride, pad, "col2im")
     n, c = input_shape[:2]
