@@ -263,3 +263,48 @@ def test_max_pooling_backward_with_an_infinite_gradient_leaves_other_cells_zero(
     t = torch.tensor(x, requires_grad=True)
     F.max_pool2d(t, 2, 2).backward(torch.full((1, 1, 2, 2), np.inf, dtype=torch.float64))
     np.testing.assert_array_equal(v.grad, t.grad.numpy())
+
+
+def test_conv2d_of_an_empty_batch_is_empty_like_pytorch():
+    """N = 0이면 출력도 빈 배치이고, 미분값은 모양이 맞는 0입니다(예전에는 NumPy의 reshape 오류)."""
+    rng = np.random.default_rng(0)
+    x, W, b = (
+        Variable(a) for a in (np.zeros((0, 3, 5, 5)), rng.standard_normal((4, 3, 3, 3)), np.ones(4))
+    )
+    y = tg.conv2d(x, W, b, stride=2, pad=1)
+    tx, tW, tb = (torch.tensor(v.data, requires_grad=True) for v in (x, W, b))
+    ty = torch.nn.functional.conv2d(tx, tW, tb, stride=2, padding=1)
+    assert y.shape == tuple(ty.shape)
+    (y * y).sum().backward()
+    (ty * ty).sum().backward()
+    for ours, theirs in ((x, tx), (W, tW), (b, tb)):
+        np.testing.assert_array_equal(ours.grad.data, theirs.grad.numpy())
+
+
+def test_max_pooling_of_minus_infinity_sends_the_gradient_to_the_input_like_pytorch():
+    """입력도 -∞인 창에서 미분값은 패딩이 아니라 창 안의 첫 입력 칸으로 갑니다(예전에는 패딩에 버려짐)."""
+    x = np.full((1, 1, 4, 4), -np.inf)
+    x[0, 0, 3, 3] = 1.0
+    v = Variable(x.copy())
+    tg.pooling(v, 3, 2, 1).sum().backward()
+    t = torch.tensor(x, requires_grad=True)
+    torch.nn.functional.max_pool2d(t, 3, 2, 1).sum().backward()
+    np.testing.assert_array_equal(v.grad.data, t.grad.numpy())
+
+
+def test_average_pooling_refuses_a_pad_over_half_the_kernel_like_pytorch():
+    x = np.zeros((1, 1, 4, 4))
+    with pytest.raises(RuntimeError):
+        torch.nn.functional.avg_pool2d(torch.tensor(x), 2, 1, 2)
+    with pytest.raises(ValueError, match=r"average_pooling의 패딩 \(2, 2\).*커널 \(2, 2\)의 절반"):
+        tg.average_pooling(x, 2, 1, 2)
+    assert tg.average_pooling(x, 2, 1, 1).shape == (1, 1, 5, 5)  # 절반까지는 됩니다
+
+
+@pytest.mark.parametrize("input_shape", [None, (1, 2, 5, 5.5), (1, 2, True, 5), "1255"])
+def test_col2im_refuses_an_input_shape_that_is_not_integers(input_shape):
+    """예전에는 5.5를 5로 잘라 조용히 계산하거나, None에서 영어 TypeError가 났습니다."""
+    col = tg.im2col(np.zeros((1, 2, 5, 5)), 3, 2, 1)
+    with pytest.raises(TypeError, match=r"col2im의 input_shape.*정수 네 개"):
+        tg.col2im(col, input_shape, 3, 2, 1)
+    assert tg.col2im(col, [1, 2, 5, np.int64(5)], 3, 2, 1).shape == (1, 2, 5, 5)

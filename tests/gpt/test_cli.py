@@ -189,3 +189,29 @@ def test_legacy_checkpoint_and_a_tiny_temperature(checkpoint):
     assert result.returncode == 0, result.stderr
     names = result.stdout.split()
     assert len(names) == 3 and len(set(names)) == 1  # 온도가 0에 가까우면 늘 같은 이름
+
+
+@pytest.mark.parametrize("unreadable", ["weights", "sidecar"])
+def test_an_unreadable_checkpoint_is_explained_in_korean(
+    checkpoint, unreadable, monkeypatch, capsys
+):
+    """읽을 권한이 없는 파일(root는 chmod 000도 읽으므로 open을 바꿔 흉내 냅니다). 예전에는
+    "오류: [Errno 13] Permission denied: '…'"라는 영어 문장이었습니다."""
+    from tinygrad_ko.gpt import cli
+
+    target = checkpoint if unreadable == "weights" else sidecar_path(checkpoint)
+    real_open = open
+
+    def refusing_open(file, *args, **kwargs):
+        if Path(file).resolve() == target.resolve():
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing_open)
+    monkeypatch.setattr("io.open", refusing_open)
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["sample", "--weights", str(checkpoint), "--n", "1"])
+    message = str(caught.value.code)
+    assert message.startswith("오류: ") and "권한이 없습니다" in message, message
+    assert target.name in message and not ENGLISH.search(message), message
+    assert capsys.readouterr().out == ""

@@ -164,3 +164,46 @@ def test_truncated_bptt_updates_every_window_including_the_last(cut):
     loader = SeqDataLoader(SinCurve(seed=0), batch_size=30)
     finish = with_unchain if cut == "unchain_backward" else with_detach
     assert _train_truncated(model, loader, 2, 10, finish) == [4, 4]  # 33시각: 10, 20, 30, 33
+
+
+@pytest.mark.parametrize("cls", [RNN, LSTM])
+def test_a_batch_size_change_without_reset_state_is_refused(cls):
+    """상태가 배치 2인데 배치 1을 넣으면 예전에는 조용히 (2, H)로 브로드캐스트했습니다(배치 4는 NumPy 문장)."""
+    layer = cls(5, seed=0)
+    layer(np.zeros((2, 3), np.float32))
+    for batch in (1, 4):
+        with pytest.raises(ValueError, match=rf"\({batch}, 3\).*\(2, 5\).*reset_state\(\)"):
+            layer(np.zeros((batch, 3), np.float32))
+    layer.reset_state()
+    assert layer(np.zeros((1, 3), np.float32)).shape == (1, 5)
+
+
+@pytest.mark.parametrize("cls", [RNN, LSTM])
+def test_one_step_input_is_1d_or_2d_like_torch_cells(cls):
+    """PyTorch의 RNNCell, LSTMCell처럼 배치 축 없는 (입력 크기,)는 (은닉 크기,)를 내고, 3차원은 거절합니다.
+    예전에는 LSTM이 1차원에서 IndexError, 3차원에서 조용히 틀린 모양 (2, 0, 20)을 냈습니다."""
+    torch_cell = {RNN: torch.nn.RNNCell, LSTM: torch.nn.LSTMCell}[cls](3, 5)
+    out = torch_cell(torch.zeros(3))
+    out = out[0] if isinstance(out, tuple) else out
+    layer = cls(5, seed=0)
+    assert layer(np.zeros(3, np.float32)).shape == tuple(out.shape)
+    assert layer(np.ones(3, np.float32)).shape == tuple(out.shape)  # 두 번째 시각도
+    with pytest.raises((RuntimeError, ValueError)):  # RNNCell은 ValueError, LSTMCell은 RuntimeError
+        torch_cell(torch.zeros(2, 3, 3))
+    with pytest.raises(ValueError, match=r"받은 모양: \(2, 3, 3\)\(3차원\)"):
+        cls(5, seed=0)(np.zeros((2, 3, 3), np.float32))
+
+
+@pytest.mark.parametrize("train", ["False", 0, None])
+def test_sin_curve_refuses_a_train_flag_that_is_not_a_bool(train):
+    """예전에는 "False"나 0을 그대로 두어 "False"가 학습용(잡음 있는) 곡선을 골랐습니다."""
+    with pytest.raises(TypeError, match=rf"train에는 True나 False.*{train!r}"):
+        SinCurve(train=train)
+    assert SinCurve(train=np.bool_(False)).train is False
+
+
+def test_seq_loader_names_an_empty_series():
+    """예전 문장은 "batch_size를 0 이하로 주세요"였습니다(batch_size는 1 이상이어야 하는데)."""
+    with pytest.raises(ValueError, match=r"시계열이 비어 있습니다") as caught:
+        SeqDataLoader(ArrayDataset(np.zeros((0, 1))), 1)
+    assert "0 이하" not in str(caught.value)

@@ -150,7 +150,9 @@ class Dataset:
                     f"{name}에는 함수(호출할 수 있는 것)나 None을 넣어 주세요. "
                     f"받은 값: {type(value).__name__}."
                 )
-        self.train = train
+        if not isinstance(train, bool | np.bool_):  # "False" 같은 문자열이 참으로 읽히지 않게
+            raise TypeError(f"train에는 True나 False를 넣어 주세요. 받은 값: {train!r}.")
+        self.train = bool(train)
         self.transform = transform
         self.target_transform = target_transform
         self.data: np.ndarray | None = None

@@ -150,6 +150,10 @@ class SeqDataLoader(DataLoader):
 
     def __init__(self, dataset, batch_size: int) -> None:
         super().__init__(dataset, batch_size, shuffle=False)
+        if len(dataset) == 0:
+            raise ValueError(
+                "시계열이 비어 있습니다(길이 0). 샘플이 하나 이상인 데이터셋을 주세요."
+            )
         if len(dataset) < self.batch_size:
             raise ValueError(
                 f"시계열의 길이 {len(dataset)}이(가) 흐름의 수 batch_size={self.batch_size}보다 "

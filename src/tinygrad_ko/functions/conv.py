@@ -217,6 +217,13 @@ def im2col(x, kernel_size, stride=1, pad=0, to_matrix=True):
 def col2im(col, input_shape, kernel_size, stride=1, pad=0, to_matrix=True):
     """`im2col`의 반대: 창들의 값을 모양 `input_shape` (N, C, H, W)의 제자리에 더해 모읍니다."""
     col = as_variable(col)
+    if not isinstance(input_shape, tuple | list) or not all(
+        isinstance(n, int | np.integer) and not isinstance(n, bool) for n in input_shape
+    ):  # 5.5를 int()로 5로 자르거나 None에서 영어 오류가 나지 않게
+        raise TypeError(
+            f"col2im의 input_shape에는 정수 네 개의 튜플 (N, C, H, W)를 주세요. 받은 값: "
+            f"{describe(input_shape)}. 보통 im2col에 준 x의 x.shape입니다."
+        )
     input_shape = tuple(int(n) for n in input_shape)
     (kh, kw), _, _, (oh, ow) = _geometry(input_shape, kernel_size, stride, pad, "col2im")
     n, c = input_shape[:2]
@@ -295,8 +302,10 @@ class Conv2d(LibraryFunction):
         col = im2col_array(x, (kh, kw), self.stride, self.pad, to_matrix=False)
         n, _, _, _, oh, ow = col.shape  # (N, C, KH, KW, OH, OW)
         self.out_hw = (oh, ow)
-        col = col.reshape(n, -1, oh * ow)  # (N, C·KH·KW, OH·OW)
-        y = np.matmul(W.reshape(oc, -1), col)  # (N, OC, OH·OW)
+        # -1 대신 크기를 적습니다: 빈 배치(N = 0)에서는 -1을 정할 수 없습니다(PyTorch는 빈 출력).
+        ckk = W.shape[1] * kh * kw
+        col = col.reshape(n, ckk, oh * ow)  # (N, C·KH·KW, OH·OW)
+        y = np.matmul(W.reshape(oc, ckk), col)  # (N, OC, OH·OW)
         if b is not None:
             y += b[:, None]
         # 그래프에 들 수 있으면 펼친 행렬을 gW를 위해 남겨 둡니다(역전파가 im2col을 다시 하지 않게).
@@ -320,7 +329,8 @@ class Conv2d(LibraryFunction):
             gx = _conv_grad_x(gy, W, self.x_shape, self.out_hw, self.stride, self.pad)
         if needs[1]:
             if col is None or isinstance(x, Variable):  # 두 번째 역전파, 또는 create_graph
-                col = _im2col(x, (kh, kw), self.stride, self.pad, False).reshape(n, -1, oh * ow)
+                col = _im2col(x, (kh, kw), self.stride, self.pad, False)
+                col = col.reshape(n, c * kh * kw, oh * ow)
             gW = (gy @ col.transpose(0, 2, 1)).sum(axis=0).reshape(self.w_shape)
         if len(needs) == 3 and needs[2]:
             gb = gy.sum(axis=(0, 2))
@@ -383,11 +393,18 @@ class Pooling(LibraryFunction):
         y = windows[..., 0, 0].copy()
         index_type = np.int8 if kh * kw < 128 else np.intp
         self.argmax = argmax = np.zeros(y.shape, dtype=index_type)  # 창 안에서 몇 번째 칸인지
+        inside = _inside_windows(x.shape, self.kernel_size, self.stride, self.pad)
+        chosen_inside = None if inside is None else inside[..., 0, 0].copy()
         for k in range(1, kh * kw):
             v = windows[..., k // kw, k % kw]
             better = v > y
             if v.dtype.kind == "f":
                 better |= v != v  # NaN
+            if (
+                inside is not None
+            ):  # 값이 -∞로 같아도 패딩보다 입력의 칸(PyTorch처럼 패딩은 후보가 아님)
+                better |= inside[..., k // kw, k % kw] & ~chosen_inside
+                chosen_inside |= inside[..., k // kw, k % kw]
             argmax += better * (index_type(k) - argmax)  # better인 자리만 k로
             np.maximum(y, v, out=y)
         return y
@@ -396,6 +413,13 @@ class Pooling(LibraryFunction):
 
     def backward(self, gy):
         return PoolingGrad(self)(gy) if isinstance(gy, Variable) else _scatter_to_argmax(self, gy)
+
+
+def _inside_windows(shape, kernel_size, stride, pad):
+    """패딩이 있으면 창마다 칸이 입력 안인지(True) 패딩인지를 담은 (1, 1, OH, OW, KH, KW) 뷰, 없으면 None."""
+    if pair(pad, "pad", 0) == (0, 0):
+        return None
+    return _windows(np.ones((1, 1, *shape[2:]), dtype=bool), kernel_size, stride, pad, False)
 
 
 class PoolingGrad(LibraryFunction):
@@ -491,19 +515,24 @@ def _check_pooling(x, kernel_size, stride, pad, what: str):
     return x
 
 
-def pooling(x, kernel_size, stride=1, pad=0):
-    """최댓값 풀링(x (N, C, H, W) → (N, C, OH, OW)). `torch.nn.functional.max_pool2d`와 같은 값입니다."""
-    x = _check_pooling(x, kernel_size, stride, pad, "pooling")
+def _check_pooling_pad(kernel_size, pad, what: str, why: str) -> None:
     (kh, kw), (ph, pw) = pair(kernel_size), pair(pad, "pad", 0)
     if ph > kh // 2 or pw > kw // 2:
         raise ValueError(
-            f"pooling의 패딩 ({ph}, {pw})은(는) 커널 ({kh}, {kw})의 절반 이하여야 합니다(PyTorch와 "
-            f"같음). 더 크면 패딩만 든 창이 생겨 최댓값이 -∞가 됩니다."
+            f"{what}의 패딩 ({ph}, {pw})은(는) 커널 ({kh}, {kw})의 절반 이하여야 합니다(PyTorch와 "
+            f"같음). 더 크면 패딩만 든 창이 생겨 {why}."
         )
+
+
+def pooling(x, kernel_size, stride=1, pad=0):
+    """최댓값 풀링(x (N, C, H, W) → (N, C, OH, OW)). `torch.nn.functional.max_pool2d`와 같은 값입니다."""
+    x = _check_pooling(x, kernel_size, stride, pad, "pooling")
+    _check_pooling_pad(kernel_size, pad, "pooling", "최댓값이 -∞가 됩니다")
     return Pooling(kernel_size, stride, pad)(x)
 
 
 def average_pooling(x, kernel_size, stride=1, pad=0):
     """평균 풀링(패딩한 0도 셈). `torch.nn.functional.avg_pool2d`와 같은 값입니다."""
     x = _check_pooling(x, kernel_size, stride, pad, "average_pooling")
+    _check_pooling_pad(kernel_size, pad, "average_pooling", "입력과 상관없이 평균이 0이 됩니다")
     return AveragePooling(kernel_size, stride, pad)(x)

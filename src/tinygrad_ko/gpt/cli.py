@@ -169,5 +169,13 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     try:
         cmd_train(args) if args.command == "train" else cmd_sample(args)
+    except PermissionError as error:
+        if error.filename is None:  # 라이브러리가 한국어로 만든 오류
+            sys.exit(f"오류: {error}")
+        # 운영 체제의 오류([Errno 13] Permission denied: ...)는 영어이므로 한국어로 바꿉니다.
+        sys.exit(
+            f"오류: {error.filename}에 접근할 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인하거나 "
+            f"읽고 쓸 수 있는 경로를 주세요."
+        )
     except (ValueError, TypeError, OSError) as error:
         sys.exit(f"오류: {error}")

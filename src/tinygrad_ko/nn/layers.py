@@ -200,6 +200,10 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
             raise ValueError("npz가 아닙니다")
         with loaded:
             return {name: loaded[name] for name in loaded.files}
+    except PermissionError as error:  # 망가진 파일이 아니라 권한 문제이므로 그렇게 말합니다.
+        raise PermissionError(
+            f"가중치 파일 {path}을(를) 읽을 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인해 주세요."
+        ) from error
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
         raise ValueError(
             f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({type(error).__name__}). "

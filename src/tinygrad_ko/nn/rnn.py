@@ -13,11 +13,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd.variable import Variable
 from ..functions.activations import sigmoid
 from ..functions.elementwise import tanh
 from .layers import Layer, Linear, _check_size
 
 __all__ = ["LSTM", "RNN"]
+
+
+def _check_step(layer: Layer, x) -> None:
+    """한 시각의 입력 x를 확인합니다: (배치, 입력 크기)나 (입력 크기,)이고(PyTorch의 RNNCell처럼), 상태가
+    있으면 그 배치 크기와 같아야 합니다. 다르면 브로드캐스트가 조용히 틀린 값을 내거나 모양 오류가 납니다."""
+    shape = np.shape(x.data if isinstance(x, Variable) else x)
+    name = type(layer).__name__
+    if len(shape) not in (1, 2):
+        raise ValueError(
+            f"{name}의 한 시각 입력은 (배치, 입력 크기)나 (입력 크기,) 모양이어야 합니다. 받은 모양: "
+            f"{shape}({len(shape)}차원). 시계열 (시각, 배치, 입력 크기)는 시각마다 x[t]로 나눠 넣어 주세요."
+        )
+    if layer.h is not None and layer.h.shape[:-1] != shape[:-1]:
+        raise ValueError(
+            f"{name}의 입력 모양 {shape}이(가) 기억한 은닉 상태의 모양 {layer.h.shape}과(와) 배치가 "
+            f"다릅니다. 배치 크기가 다른 새 시계열을 넣기 전에 reset_state()를 불러 주세요."
+        )
 
 
 # --8<-- [start:rnn]
@@ -47,6 +65,7 @@ class RNN(Layer):
         self.h = None
 
     def forward(self, x):
+        _check_step(self, x)
         if self.h is None:
             h_new = tanh(self.x2h(x))
         else:
@@ -91,11 +110,12 @@ class LSTM(Layer):
         self.c = None
 
     def forward(self, x):
+        _check_step(self, x)
         H = self.hidden_size
         z = self.x2h(x) if self.h is None else self.x2h(x) + self.h2h(self.h)
-        gates = sigmoid(z[:, : 3 * H])  # f, i, o를 한 번에
-        f, i, o = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H :]
-        u = tanh(z[:, 3 * H :])
+        gates = sigmoid(z[..., : 3 * H])  # f, i, o를 한 번에(... : 배치 축이 없는 1차원 입력도)
+        f, i, o = gates[..., :H], gates[..., H : 2 * H], gates[..., 2 * H :]
+        u = tanh(z[..., 3 * H :])
         c_new = i * u if self.c is None else f * self.c + i * u
         h_new = o * tanh(c_new)
         self.h, self.c = h_new, c_new
