@@ -128,3 +128,19 @@ def test_detach_lets_the_graph_behind_go(no_gc):
     del y
     assert [r() for r in refs] == [None] * len(refs)
     assert d.data.shape == (1000,)
+
+
+def test_a_cut_variable_is_a_leaf_also_in_graphs_built_before_the_cut():
+    """두 손실이 같은 h를 쓸 때 h.unchain() 뒤의 역전파는 h에서 멈춥니다: 끊기 전에 만든 l2의 그래프도
+    h를 말단으로 봅니다(DeZero: h.grad = [5, 5], x.grad = None). 예전에는 l2가 h의 옛 창조자를 거쳐
+    x까지 미분값을 보냈습니다(x.grad = [10, 20])."""
+    x = Variable(np.array([1.0, 2.0]))
+    h = x * x  # h는 붙잡히지 않은 중간 변수: 아래의 곱셈들은 (창조자, 출력 번호)만 기억합니다
+    l1, l2 = tg.sum(h * 2.0), tg.sum(h * 5.0)
+    l1.backward(retain_graph=True)
+    np.testing.assert_array_equal(x.grad, [4.0, 8.0])
+    x.cleargrad()
+    h.unchain()
+    l2.backward()
+    np.testing.assert_array_equal(h.grad, [5.0, 5.0])
+    assert x.grad is None

@@ -116,10 +116,10 @@ def propagate(
             for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs, strict=True):
                 if gx is None or not needs or not collector.wants(edge, gx):
                     continue
-                if not isinstance(edge, tuple) and edge.creator is None:  # 말단 변수
-                    collector.leaf(edge, gx)
+                creator, index = _route(edge)
+                if creator is None:  # 말단 변수(index 자리에 그 변수)
+                    collector.leaf(index, gx)
                     continue
-                creator, index = edge if isinstance(edge, tuple) else (edge.creator, _index(edge))
                 if creator not in pending:  # 처음 미분값을 받는 함수: 칸을 만들고 힙에 넣습니다.
                     pending[creator] = [None] * len(creator.outputs)
                     order += 1
@@ -133,6 +133,20 @@ def propagate(
     if not retain_graph:
         for func in done:
             func.release()
+
+
+def _route(edge: object) -> tuple:
+    """입력의 미분값을 보낼 곳: 중간 변수면 (창조자, 출력 번호), 말단 변수면 (None, 그 변수).
+
+    `unchain()`으로 창조자를 끊은 중간 변수는, 끊기 전에 만든 그래프에서도 말단 변수입니다(DeZero와 같음).
+    """
+    if isinstance(edge, tuple):  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
+        creator, index = edge
+        x = creator.outputs[index]()
+        return (None, x) if x is not None and x.creator is None else edge
+    if edge.creator is None:
+        return None, edge
+    return edge.creator, _index(edge)
 
 
 def _output_grads(func: Function, gys: list, create_graph: bool) -> list:
