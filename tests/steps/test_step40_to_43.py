@@ -89,7 +89,8 @@ def test_step41_matmul_gradients_and_its_2d_limit():
     yb = step41.matmul(xb, Wb)
     assert yb.shape == (5, 4, 5, 2)
     np.testing.assert_allclose(yb.data, np.einsum("aij,bjk->aibk", a3, b3))
-    with pytest.raises(ValueError, match="not aligned"):  # 미분값 (5, 4, 5, 2)와 W.T (2, 3, 5)의 dot
+    # 역전파: 미분값 (5, 4, 5, 2)와 W.T (2, 3, 5)의 dot은 모양이 맞지 않습니다.
+    with pytest.raises(ValueError, match="not aligned"):
         yb.backward()
 
 
