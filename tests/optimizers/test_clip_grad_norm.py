@@ -98,9 +98,7 @@ def test_read_only_and_scalar_grads_are_replaced():
     q.grad = np.float64(10.0)  # NumPy 스칼라
     total = clip_grad_norm_([p, q], max_norm=1.0)
     assert math.isclose(total, math.sqrt(9 + 16 + 9 + 16 + 100))
-    assert math.isclose(
-        math.sqrt(float(np.sum(p.grad**2)) + float(q.grad) ** 2), 1.0, rel_tol=1e-6
-    )
+    assert math.isclose(math.sqrt(float(np.sum(p.grad**2)) + float(q.grad) ** 2), 1.0, rel_tol=1e-6)
 
 
 def test_nonfinite_norms():

@@ -21,8 +21,8 @@ torch = import_torch(__name__)
 def test_matches_torch(norm_type, max_norm, dtype):
     rng = np.random.default_rng(0)
     shapes = [(3, 4), (4,), ()]
-    if norm_type != float("inf"):
-        shapes.append((0,))  # 빈 미분값: PyTorch는 inf-노름에서만 거부합니다(여기서는 0으로 셉니다).
+    if norm_type != float("inf"):  # 빈 미분값: PyTorch는 inf-노름에서만 거부합니다(여기서는 0).
+        shapes.append((0,))
     grads = [rng.normal(size=s).astype(dtype) for s in shapes]
     ours = [Parameter(np.zeros(g.shape, dtype=dtype)) for g in grads]
     theirs = [torch.zeros(g.shape, dtype=getattr(torch, dtype), requires_grad=True) for g in grads]
