@@ -42,6 +42,7 @@ _GRAPH_STATE = frozenset(
 _claim_lock = threading.Lock()
 _ARRAYS = (np.ndarray, np.generic)  # 상수로 받는 NumPy 값
 _SCALARS = (np.generic, Number)  # forward가 0차원 결과로 돌려주는 수
+_PYTHON_NUMBERS = (float, int, complex)
 
 
 class Function:
@@ -264,7 +265,8 @@ def _constant_data(x: object) -> object:
         if x.dtype.kind in messages.REJECTED_KINDS:
             raise messages.not_numeric(x.dtype)
         return x
-    if not isinstance(x, Number):
+    # 흔한 파이썬 수를 먼저 봅니다(추상 클래스 Number의 검사는 파이썬 함수를 한 번 더 부릅니다).
+    if not isinstance(x, _PYTHON_NUMBERS) and not isinstance(x, Number):
         as_variable(x)  # 리스트, None, 문자열: 알맞은 한국어 메시지로 거부합니다.
     return x
 
