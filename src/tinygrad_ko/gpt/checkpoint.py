@@ -202,7 +202,7 @@ def _read_config(raw: object, sidecar: Path) -> GPTConfig:
             f"{where}에 모르는 키 {', '.join(unknown)}이(가) 있습니다. "
             f"쓸 수 있는 키: {', '.join(CONFIG_FIELDS)}. 그 키를 지우거나 train으로 다시 저장하세요."
         )
-    if "final_norm" not in raw:  # 이 항목이 생기기 전의 체크포인트는 모두 lm_head 앞에서 정규화했습니다
+    if "final_norm" not in raw:  # 이 항목이 생기기 전의 체크포인트는 모두 lm_head 앞에서 정규화
         raw = {**raw, "final_norm": True}
     if "vocab_size" not in raw:
         raise ValueError(f"{where}에 vocab_size가 없습니다. train으로 다시 저장하세요.")
