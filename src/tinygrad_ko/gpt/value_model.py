@@ -38,7 +38,7 @@ def dot(xs: Sequence[Value], ws: Sequence[Value]) -> Value:
 
 
 def rms_norm(xs: Sequence[Value]) -> list[Value]:
-    """x / √(mean(x²) + ε): 벡터의 크기(제곱평균제곱근)를 1 근처로 맞춥니다."""
+    """x / √(mean(x²) + ε): 벡터의 제곱평균제곱근(RMS)을 1 근처로 맞춥니다."""
     mean_square = dot(xs, xs) * (1.0 / len(xs))
     scale = (mean_square + RMS_EPS) ** -0.5
     return [x * scale for x in xs]
