@@ -129,7 +129,7 @@ class TensorGPT(Layer):
         """
         if isinstance(batch, str | bytes) or not isinstance(batch, Sequence) or not len(batch):
             raise ValueError(
-                "이름이 하나도 없습니다. [[BOS, …, BOS], …]처럼 토큰 번호 목록을 하나 이상 넘기십시오."
+                "이름이 하나도 없습니다. [[BOS, …, BOS], …]처럼 토큰 번호 목록을 하나 이상 넘기세요."
             )
         batch = [check_token_ids(ids, self.config.vocab_size) for ids in batch]
         t = min(self.config.block_size, max(len(ids) for ids in batch) - 1)
