@@ -4,12 +4,33 @@
 연산은 `functions/`에 있고, 여기서는 두 폴더의 공개 이름(각 `__all__`)을 그대로 모아 내보냅니다.
 작은 프레임워크는 `tinygrad_ko.nn`, `tinygrad_ko.optimizers`, `tinygrad_ko.data`에, 튜토리얼 각
 단계의 엔진은 `tinygrad_ko.steps`에 있습니다.
-"""
 
-from . import autograd, functions
-from .autograd import *  # noqa: F403 - autograd.__all__
-from .functions import *  # noqa: F403 - functions.__all__ (연산자도 이때 Variable에 붙습니다)
+엔진은 NumPy 위에 있지만 `tinygrad_ko.micrograd`는 NumPy 없이 돕니다. 그 하위 패키지를 가져올 때도 이
+파일이 먼저 실행되므로, NumPy를 가져올 수 없으면 엔진을 가져오지 않고 엔진의 이름을 쓰는 순간에 까닭을
+알립니다.
+"""
 
 __version__ = "0.1.0"
 
-__all__ = [*autograd.__all__, *functions.__all__]
+try:
+    import numpy  # 엔진을 가져올 수 있는지만 봅니다
+except ImportError as error:  # NumPy 없는 인터프리터: micrograd만 쓸 수 있습니다
+    _numpy_error = error
+    __all__ = []
+
+    def __getattr__(name: str) -> object:
+        if name.startswith("__"):  # 파이썬이 묻는 특수 속성(__path__ 등)은 보통처럼 없다고 답합니다
+            raise AttributeError(name)
+        raise AttributeError(
+            f"tinygrad_ko.{name}을(를) 쓸 수 없습니다. 최종 엔진은 NumPy가 필요한데 NumPy를 가져오지 "
+            f"못했습니다({_numpy_error}). pip install numpy로 설치하세요. NumPy 없이 쓸 수 있는 것은 "
+            f"tinygrad_ko.micrograd입니다."
+        ) from None
+
+else:
+    del numpy  # 이 패키지의 이름은 엔진의 이름만입니다
+    from . import autograd, functions
+    from .autograd import *  # noqa: F403 - autograd.__all__
+    from .functions import *  # noqa: F403 - functions.__all__ (연산자도 이때 Variable에 붙습니다)
+
+    __all__ = [*autograd.__all__, *functions.__all__]

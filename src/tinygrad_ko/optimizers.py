@@ -25,6 +25,8 @@
 - 모멘텀의 식은 겉모양이 다르지만(책: v ← αv − η·g, θ ← θ + v / PyTorch: b ← μb + g, θ ← θ − η·b)
   학습률이 바뀌지 않으면 v = −η·b라서 같은 값이 나옵니다.
 - `weight_decay`(L2 벌점)는 책의 `WeightDecay` 훅과 같은 일을 PyTorch처럼 인수로 합니다.
+- `clip_grad_norm_`(기울기 자르기)는 DeZero의 `ClipGrad` 훅과 같은 일을 PyTorch의
+  `torch.nn.utils.clip_grad_norm_`처럼 함수로 합니다. `step()` 전에 부릅니다.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import numpy as np
 from .autograd.variable import Variable, mark_modified
 from .nn.layers import Layer
 
-__all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD"]
+__all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD", "clip_grad_norm_"]
 
 
 def _check_number(name: str, value: object, *, positive: bool = False, below_one: bool = False):
@@ -116,8 +118,13 @@ def _as_param_list(params: object) -> list[Variable]:
     return list(unique.values())
 
 
+# --8<-- [start:weight-decay]
 def _with_weight_decay(param: Variable, grad: np.ndarray, weight_decay: float) -> np.ndarray:
+    """가중치 감소: 미분값에 λ·θ를 더합니다. 손실에 (λ/2)·Σθ²를 더한 것의 미분값과 같습니다."""
     return grad + weight_decay * param.data if weight_decay else grad
+
+
+# --8<-- [end:weight-decay]
 
 
 # --8<-- [start:sgd]
@@ -246,3 +253,101 @@ class Adam(Optimizer):
 
 
 # --8<-- [end:adam]
+
+
+# --8<-- [start:clip-grad-norm]
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False) -> float:
+    """모든 매개변수의 미분값을 하나로 이은 벡터의 노름(크기)이 max_norm보다 크면, 방향은 두고 크기만
+    max_norm으로 줄입니다(미분값을 제자리에서 곱합니다). 자르기 전의 노름을 돌려줍니다.
+
+    PyTorch의 `torch.nn.utils.clip_grad_norm_`과 같은 식입니다. 곱하는 수는
+    min(1, max_norm / (노름 + 1e-6))이고, 1보다 작을 때만 곱합니다. 미분값이 없는 매개변수는
+    건너뜁니다. 같은 매개변수가 두 번 들어 있으면 한 번만 셉니다(PyTorch는 두 번 셉니다).
+    """
+    max_norm = _check_clip_number("max_norm", max_norm)
+    norm_type = _check_clip_number("norm_type", norm_type)
+    if not isinstance(error_if_nonfinite, bool):
+        raise TypeError(
+            f"error_if_nonfinite에는 True나 False를 넣어 주세요. "
+            f"받은 값: {error_if_nonfinite!r}({type(error_if_nonfinite).__name__})."
+        )
+    params = [param for param in _clip_targets(parameters) if param.grad is not None]
+    if not params:
+        return 0.0
+    values = [_grad_values(param.grad) for param in params]
+    total = _total_norm(values, norm_type)
+    if error_if_nonfinite and not math.isfinite(total):
+        raise RuntimeError(
+            f"미분값 전체의 노름(norm_type={norm_type})이 {total}입니다. 미분값에 inf나 NaN이 있습니다. "
+            f"학습률을 낮추거나 손실에서 inf와 NaN이 나오는 곳을 찾아 주세요. 그래도 자르려면 "
+            f"error_if_nonfinite=False로 부릅니다(미분값이 NaN이 됩니다)."
+        )
+    coef = max_norm / (total + 1e-6)
+    if coef >= 1.0:
+        return total  # 노름이 max_norm 이하이면 그대로 둡니다.
+    with np.errstate(invalid="ignore"):  # 노름이 inf나 NaN이면 PyTorch처럼 조용히 NaN이 됩니다.
+        for param, value in zip(params, values, strict=True):
+            if isinstance(value, np.ndarray) and value.flags.writeable:
+                value *= coef  # 제자리에서(PyTorch의 mul_처럼)
+                if isinstance(param.grad, Variable):  # create_graph=True로 구한 미분값
+                    mark_modified(param.grad)
+            else:  # 읽기 전용 배열이나 NumPy 스칼라: 곱한 새 값으로 바꿉니다.
+                param.grad = np.asarray(value * coef, dtype=np.asarray(value).dtype)
+    return total
+
+
+# --8<-- [end:clip-grad-norm]
+
+
+def _grad_values(grad: object) -> object:
+    return grad.data if isinstance(grad, Variable) else grad
+
+
+def _total_norm(values: list, norm_type: float) -> float:
+    """미분값마다의 노름을 구하고, 그 노름들의 노름을 구합니다(모두 이은 벡터의 노름과 같음)."""
+    norms = []
+    for v in values:
+        flat = np.asarray(v, dtype=np.float64).ravel()
+        norms.append(np.linalg.norm(flat, ord=norm_type) if flat.size else 0.0)
+    return float(np.linalg.norm(np.array(norms), ord=norm_type))
+
+
+def _clip_targets(parameters) -> list[Variable]:
+    if isinstance(parameters, Variable):
+        return [parameters]
+    if isinstance(parameters, Layer):
+        return parameters.parameters()
+    if isinstance(parameters, str | bytes | dict) or not isinstance(parameters, Iterable):
+        raise TypeError(
+            f"clip_grad_norm_에는 매개변수 하나, 매개변수들의 나열, 또는 모델(Layer)을 넘겨 주세요. "
+            f"받은 값: {type(parameters).__name__}. 예: clip_grad_norm_(model.parameters(), 1.0)."
+        )
+    unique: dict[int, Variable] = {}
+    for param in parameters:
+        if not isinstance(param, Variable):
+            raise TypeError(
+                f"clip_grad_norm_이 자를 수 있는 것은 Variable(Parameter)의 미분값뿐입니다. "
+                f"받은 값: {type(param).__name__}. model.parameters()를 넘겨 주세요."
+            )
+        unique.setdefault(id(param), param)
+    return list(unique.values())
+
+
+def _check_clip_number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"clip_grad_norm_의 {name}에는 실수를 넣어 주세요. "
+            f"받은 값: {value!r}({type(value).__name__}). 예: clip_grad_norm_(model.parameters(), max_norm=1.0)."
+        )
+    value = float(value)
+    if name == "max_norm" and (math.isnan(value) or value < 0):
+        raise ValueError(
+            f"clip_grad_norm_의 max_norm은 0 이상의 수여야 합니다(inf는 자르지 않는다는 뜻입니다). "
+            f"받은 값: {value!r}. 미분값 노름의 상한이므로 1.0이나 5.0 같은 양수를 주세요."
+        )
+    if name == "norm_type" and (math.isnan(value) or value <= 0):
+        raise ValueError(
+            f"clip_grad_norm_의 norm_type은 0보다 큰 수여야 합니다. 받은 값: {value!r}. "
+            f"보통은 2.0(유클리드 노름), 가장 큰 절댓값을 쓰려면 float('inf')를 주세요."
+        )
+    return value

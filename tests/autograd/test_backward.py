@@ -168,7 +168,7 @@ def test_retained_intermediate_grad_is_not_aliased():
 
 
 def test_wrong_seed_shape_is_refused():
-    # 시작값은 backward(gradient=)로 줍니다(이슈 16: y.grad에 넣어 둔 값은 시작값으로 쓰지 않습니다).
+    # 시작값은 backward(gradient=)로 줍니다(y.grad에 넣어 둔 값은 시작값으로 쓰지 않습니다).
     x = Variable(np.ones(3))
     y = x * 2.0
     with pytest.raises(ValueError, match=r"모양 \(4,\)"):

@@ -1,13 +1,17 @@
 """잘못되었거나 까다로운 입력: 바르게 계산되거나, 알맞은 예외와 한국어 메시지로 거부됩니다."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from korean_messages import korean_instruction
 
 import tinygrad_ko as tg
-from tinygrad_ko import Variable
+from tinygrad_ko import Function, Variable
+from tinygrad_ko.steps import step04
 
 HANGUL = "받은"  # 거부 메시지는 늘 "받은 값"/"받은 배열"로 무엇을 받았는지 밝힙니다.
 
@@ -77,7 +81,7 @@ int_arrays = hnp.arrays(
 @settings(max_examples=60, deadline=None)
 @given(data=int_arrays)
 def test_int_bool_and_complex_arrays_need_no_gradient_or_are_refused(data):
-    # 이슈 16 항목 2, 3: 미분이 필요한 변수로는 거부하고(무엇을 하라는지 알려 줌), 상수로는 받습니다.
+    # 미분이 필요한 변수로는 거부하고(무엇을 하라는지 알려 줌), 상수로는 받습니다.
     with pytest.raises(TypeError, match="astype|data.real") as info:
         Variable(data)
     assert str(info.value).endswith("세요.")
@@ -108,3 +112,75 @@ def test_mismatched_shapes_are_refused_or_broadcast(a, b):
     assert y.shape == expected
     y.backward()
     assert x0.grad.shape == a and x1.grad.shape == b
+
+
+def test_flags_of_backward_and_grad_must_be_bool():
+    x = Variable(np.array(2.0))
+    y = x * 3.0
+    for call in (
+        lambda: y.backward(retain_grad="yes"),
+        lambda: y.backward(create_graph=1),
+        lambda: tg.grad(y, x, create_graph="True"),
+        lambda: tg.grad(y, x, allow_unused=None),
+    ):
+        with pytest.raises(TypeError, match="True나 False") as info:
+            call()
+        korean_instruction(info.value)
+    assert x.grad is None
+
+
+def test_zeroth_power_at_zero_has_gradient_zero_like_pytorch():
+    x = Variable(np.array([0.0, 2.0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 고치기 전: 0으로 나누기 경고와 NaN
+        (x**0).backward()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.0])
+
+
+def test_gradient_check_counts_an_unused_input_as_zero_gradient():
+    def f(a, b):
+        return a * 2.0  # b는 쓰지 않습니다
+
+    assert tg.gradient_check(f, np.array(1.0), np.array(2.0))  # 고치기 전: False
+    assert not tg.gradient_check(lambda a: BadSquare()(a), np.array(1.5))
+
+
+class BadSquare(Function):
+    def forward(self, x):
+        return x**2
+
+    def backward(self, gy):
+        return 3 * self.inputs[0].data * gy  # 일부러 틀린 미분
+
+
+def test_book_style_set_creator_is_refused_with_what_to_do():
+    f = tg.Square()
+    y = Variable(np.array(4.0))
+    with pytest.raises(RuntimeError, match=r"Square\(\)\(x\)") as info:
+        y.set_creator(f)  # 고치기 전: backward에서 "그래프는 이미 해제되었습니다"
+    assert "step07" in korean_instruction(info.value)
+    y.creator = f  # 속성을 직접 바꾼 경우에도 역전파가 같은 설명을 합니다
+    with pytest.raises(RuntimeError, match="호출되어 그래프에 든 함수가 아닙니다"):
+        y.backward()
+
+
+def test_backward_returning_a_list_is_explained():
+    class ListBack(Function):
+        def forward(self, a, b):
+            return a + b
+
+        def backward(self, gy):
+            return [gy, gy]
+
+    a, b = Variable(np.array(1.0)), Variable(np.array(2.0))
+    with pytest.raises(TypeError, match="리스트") as info:
+        ListBack()(a, b).backward()  # 고치기 전: "미분값 1개를 돌려주었지만"
+    assert "return gx0, gx1" in korean_instruction(info.value)
+    assert a.grad is None and b.grad is None
+
+
+def test_step04_numerical_diff_with_the_final_engine_is_explained():
+    with pytest.raises(TypeError, match="다른 모듈") as info:
+        step04.numerical_diff(tg.square, Variable(np.array(2.0)))
+    assert "tinygrad_ko.numerical_diff" in korean_instruction(info.value)
+    assert tg.numerical_diff(tg.square, Variable(np.array(2.0))) == pytest.approx(4.0)

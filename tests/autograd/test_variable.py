@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from korean_messages import korean_instruction
 
 import tinygrad_ko as tg
 from tinygrad_ko import Variable
@@ -70,7 +71,7 @@ def test_as_array_turns_scalars_into_arrays():
 
 
 def test_int_and_bool_arrays_are_constants_only():
-    # 이슈 16 항목 2: 정수와 bool 배열은 미분이 필요한 변수로 받지 않고(PyTorch와 같음),
+    # 정수와 bool 배열은 미분이 필요한 변수로 받지 않고(PyTorch와 같음),
     # 미분하지 않는 상수로는 받습니다. 실수 변수와 섞으면 실수 변수의 미분은 그대로 맞습니다.
     with pytest.raises(TypeError, match="astype"):
         Variable(np.array([1, 2, 3]))
@@ -85,3 +86,22 @@ def test_int_and_bool_arrays_are_constants_only():
     w.cleargrad()
     (w * np.array([True, False])).backward()
     np.testing.assert_array_equal(w.grad, [1.0, 0.0])
+
+
+def test_bool_and_len_of_a_variable_are_explained():
+    assert bool(Variable(np.array(2.0))) is True  # 고치기 전: TypeError len() of unsized object
+    assert bool(Variable(np.array([0.0]))) is False
+    with pytest.raises(ValueError, match="원소가 2개") as info:
+        bool(Variable(np.array([0.0, 0.0])))  # 고치기 전: True(길이가 2라서)
+    korean_instruction(info.value)
+    with pytest.raises(TypeError, match="x.size") as info:
+        len(Variable(np.array(1.0)))
+    korean_instruction(info.value)
+
+
+def test_variable_with_none_data_in_an_operation_is_explained():
+    with pytest.raises(TypeError, match="data가 None") as info:
+        Variable(None, name="w") + 1  # 고치기 전: unsupported operand type(s) ... 'NoneType'
+    assert "'w'" in korean_instruction(info.value)
+    with pytest.raises(TypeError, match="data가 None"):
+        tg.square(Variable(None))

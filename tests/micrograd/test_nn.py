@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -13,19 +14,19 @@ from tinygrad_ko.micrograd.value import Value
 
 
 def test_neuron_computes_relu_of_weighted_sum_plus_bias():
-    n = Neuron(3, rng=np.random.default_rng(0))
+    n = Neuron(3, rng=random.Random(0))
     n.b.data = 0.25
     x = [0.5, -1.0, 2.0]
     expected = sum(w.data * xi for w, xi in zip(n.w, x, strict=True)) + 0.25
     assert n(x).data == pytest.approx(max(0.0, expected), rel=1e-12)
-    linear = Neuron(3, nonlin=False, rng=np.random.default_rng(0))
+    linear = Neuron(3, nonlin=False, rng=random.Random(0))
     linear.b.data = 0.25
     assert linear(x).data == pytest.approx(expected, rel=1e-12)
     assert linear(x)._op == "+" and n(x)._op == "relu"
 
 
 def test_neuron_weights_start_uniform_in_minus_one_to_one_and_bias_zero():
-    n = Neuron(200, rng=np.random.default_rng(1))
+    n = Neuron(200, rng=random.Random(1))
     weights = [w.data for w in n.w]
     assert all(-1.0 <= w <= 1.0 for w in weights)
     assert min(weights) < -0.5 < 0.5 < max(weights)  # 한쪽으로 몰리지 않았습니다
@@ -40,15 +41,17 @@ def test_parameter_counts():
 
 
 def test_layer_with_one_neuron_returns_a_value_and_mlp_accepts_it_as_hidden_layer():
-    assert isinstance(Layer(2, 1, rng=np.random.default_rng(0))([1.0, 2.0]), Value)
-    outs = Layer(2, 3, rng=np.random.default_rng(0))([1.0, 2.0])
+    assert isinstance(Layer(2, 1, rng=random.Random(0))([1.0, 2.0]), Value)
+    outs = Layer(2, 3, rng=random.Random(0))([1.0, 2.0])
     assert isinstance(outs, list) and len(outs) == 3
     model = MLP(2, [1, 3], seed=0)
     assert len(model([0.5, -0.5])) == 3
 
 
 def test_mlp_gradients_match_numerical_differentiation():
-    model = MLP(3, [4, 4, 1], seed=3)
+    # seed=4: 이 x에서 은닉 뉴런 8개 가운데 6개가 켜져 있고, 0에 가장 가까운 ReLU 입력도 0.064라
+    # h = 1e-6의 차분이 ReLU의 꺾임을 넘지 않습니다(모든 은닉 뉴런이 꺼진 시드는 이 비교가 뜻이 없습니다).
+    model = MLP(3, [4, 4, 1], seed=4)
     x = [0.3, -0.7, 1.1]
 
     def output() -> float:
@@ -67,6 +70,7 @@ def test_mlp_gradients_match_numerical_differentiation():
         minus = output()
         p.data = original
         assert analytic == pytest.approx((plus - minus) / (2 * h), rel=1e-5, abs=1e-7)
+    assert sum(p.grad != 0.0 for p in model.parameters()) > len(model.parameters()) / 2
 
 
 def test_zero_grad_resets_every_parameter():
@@ -106,8 +110,13 @@ def test_input_validation():
         MLP(2, 3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="nouts의 원소"):
         MLP(2, [4, 0])
-    with pytest.raises(TypeError, match="numpy.random.Generator"):
+    with pytest.raises(TypeError, match=r"random\.Random\(0\)"):
         Neuron(2, rng=42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="random.Random을"):
+        Layer(2, 2, rng=np.random.default_rng(0))  # type: ignore[arg-type]  # NumPy의 생성기는 받지 않습니다
+    for bad in (1.5, "0", True):
+        with pytest.raises(TypeError, match="seed는 정수여야 합니다"):
+            MLP(2, [1], seed=bad)  # type: ignore[arg-type]
 
 
 def test_numpy_rows_are_accepted_as_inputs():
@@ -214,3 +223,80 @@ def test_make_moons_without_noise_lies_on_two_half_circles():
 def test_make_moons_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         make_moons(**kwargs)
+
+
+def test_train_stops_with_a_korean_message_when_the_loss_is_not_finite():
+    X, y = make_moons(40, noise=0.1, seed=0)
+    model = MLP(2, [8, 1], seed=0)
+    losses = []
+    with pytest.raises(RuntimeError, match="학습률") as info:
+        train(
+            model,
+            X,
+            y,
+            steps=10,
+            learning_rate=1e100,
+            on_step=lambda step, loss, acc: losses.append(loss),
+        )
+    message = str(info.value)
+    assert "유한한 수가 아닙니다" in message and "learning_rate=1e+100" in message
+    assert message.endswith("세요.")
+    # 고치기 전에는 inf 다음에 손실 0.0이 이어져 "수렴"처럼 보였습니다.
+    assert all(math.isfinite(loss) for loss in losses[:-1]) and not math.isfinite(losses[-1])
+    assert len(losses) < 10
+
+
+def _weights(module):
+    return [p.data for p in module.parameters()]
+
+
+@pytest.fixture
+def global_random_state():
+    """테스트가 바꾼 파이썬 전역 random 상태를 되돌립니다."""
+    state = random.getstate()
+    yield
+    random.setstate(state)
+
+
+def test_mlp_honours_the_global_random_seed_when_no_seed_is_given(global_random_state):
+    # micrograd의 예제처럼 전역 시드(random.seed)만 정하고 seed=를 주지 않아도 같은 신경망이 됩니다.
+    random.seed(1337)
+    a = MLP(2, [4, 1])
+    random.seed(1337)
+    b = MLP(2, [4, 1])
+    assert _weights(a) == _weights(b)
+    random.seed(1338)
+    assert _weights(MLP(2, [4, 1])) != _weights(a)
+    for make in (lambda: Neuron(3), lambda: Layer(3, 2)):  # rng를 주지 않은 뉴런과 층도 같습니다.
+        random.seed(5)
+        first = _weights(make())
+        random.seed(5)
+        assert _weights(make()) == first
+
+
+def test_explicit_seed_ignores_the_global_state(global_random_state):
+    random.seed(0)
+    a = MLP(2, [4, 1], seed=3)
+    random.seed(99)
+    before = random.getstate()
+    b = MLP(2, [4, 1], seed=3)
+    assert _weights(a) == _weights(b)
+    assert random.getstate() == before  # seed를 주면 전역 상태를 건드리지 않습니다
+
+
+def test_numpy_global_seed_is_not_used(global_random_state):
+    # 가중치는 파이썬의 random으로 뽑습니다(micrograd와 같음). NumPy의 전역 상태는 쓰지도 바꾸지도 않습니다.
+    np_state = np.random.get_state()
+    random.seed(7)
+    np.random.seed(1)
+    a = MLP(2, [3, 1])
+    random.seed(7)
+    np.random.seed(2)
+    b = MLP(2, [3, 1])
+    assert _weights(a) == _weights(b)  # NumPy의 시드가 달라도 같은 신경망
+    np.random.seed(2)
+    MLP(2, [3, 1])
+    assert np.random.randint(0, 2**31) == np.random.RandomState(2).randint(
+        0, 2**31
+    )  # 소비하지 않습니다
+    np.random.set_state(np_state)

@@ -373,3 +373,43 @@ def test_children_must_be_values():
         Value(1.0, 5)
     node = Value(1.0, [Value(2.0)])  # 리스트도 튜플로 바꿔 받습니다
     assert type(node._prev) is tuple
+
+
+def test_relu_keeps_nan_and_passes_its_gradient_like_pytorch():
+    x = Value(math.nan)
+    y = x.relu()
+    assert math.isnan(y.data)  # 고치기 전: 0.0
+    y.backward()
+    assert x.grad == 1.0  # PyTorch: relu의 기울기는 출력이 0 이하일 때만 0입니다(NaN은 아님).
+
+
+def test_relu_zeroes_negatives_and_keeps_the_sign_of_zero():
+    assert Value(-2.0).relu().data == 0.0
+    assert Value(3.0).relu().data == 3.0
+    assert math.copysign(1.0, Value(-0.0).relu().data) == -1.0  # micrograd, PyTorch와 같음
+    zero = Value(0.0)
+    zero.relu().backward()
+    assert zero.grad == 0.0  # 0에서의 기울기는 0(PyTorch와 같음)
+
+
+def test_failed_backward_leaves_every_gradient_as_it_was():
+    v = Value(0.0)
+    # x ** 0.5의 기울기는 0에서 0의 음수 거듭제곱: ZeroDivisionError. 곱셈 쪽 가지가 먼저 처리됩니다.
+    y = v**0.5 + v * 3.0
+    with pytest.raises(ZeroDivisionError, match="x = 0"):
+        y.backward()
+    assert v.grad == 0.0  # 고치기 전: 3.0(곱셈 쪽 가지에서 온 기울기)
+    assert y.grad == 0.0
+
+
+def test_accumulated_gradients_survive_a_failed_backward():
+    a = Value(2.0)
+    (a * a).backward()
+    assert a.grad == 4.0
+    bad = (a - 2.0) ** 0.5 + a * 5.0
+    with pytest.raises(ZeroDivisionError):
+        bad.backward()
+    assert a.grad == 4.0  # 앞의 역전파로 쌓인 값 그대로
+    a.data = 3.0  # 실패의 원인을 고치고 다시 계산하면 이어서 누적됩니다.
+    ((a - 2.0) ** 0.5 + a * 5.0).backward()
+    assert a.grad == pytest.approx(4.0 + 5.0 + 0.5)

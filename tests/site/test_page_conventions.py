@@ -6,7 +6,7 @@
 - 연습 문제: 모든 장이 "**문제 N.** 질문" 다음에 접힌 정답(`??? note "정답"`)을 두고, 정답에는 실행해서
   출력을 검사하는 코드가 있습니다.
 - PyTorch 예제: PyTorch를 쓰는 블록에는 PyTorch가 없을 때 건너뛰는 표시와 그 까닭이 붙어 있습니다.
-- 11장이 밝게 표시한 줄은 `backprop.py`에서 힙을 다루는 줄과 같아야 합니다.
+- 부록「최종 엔진의 역전파 더 보기」가 밝게 표시한 줄은 `backprop.py`에서 힙을 다루는 줄과 같아야 합니다.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def test_pytorch_blocks_say_why_they_may_be_skipped(page):
         )
 
 
-def test_chapter_11_highlights_the_heap_lines_of_backprop():
+def test_appendix_highlights_the_heap_lines_of_backprop():
     from tinygrad_ko.autograd import backprop
 
     source = Path(backprop.__file__).read_text(encoding="utf-8")
@@ -203,9 +203,9 @@ def test_chapter_11_highlights_the_heap_lines_of_backprop():
         for number in range(function.lineno, function.end_lineno + 1)
         if re.search(r"\b(heap|heapq|pending)\b", lines[number - 1].split("#", 1)[0])
     ]
-    page = (DOCS / "part2" / "11-generations.md").read_text(encoding="utf-8")
+    page = (DOCS / "appendix" / "final-engine-backward.md").read_text(encoding="utf-8")
     fence = re.search(
         r'title="src/tinygrad_ko/autograd/backprop.py" linenums="1" hl_lines="([\d ]+)"', page
     )
-    assert fence, "11장에 backprop.py 전체 목록이 없습니다"
+    assert fence, "부록에 backprop.py 전체 목록이 없습니다"
     assert [int(n) for n in fence[1].split()] == heap_lines

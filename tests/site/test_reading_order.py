@@ -1,7 +1,8 @@
 """읽는 순서와 장 번호가 맞는지 빌드 없이 검사합니다(mkdocs.yml의 nav가 읽는 순서입니다).
 
 - nav에 놓인 장 페이지의 제목 번호(`# N장. ...`)가 1, 2, 3, ... 으로 빈 곳 없이 이어지고, 파일 이름의
-  번호와 같습니다. 쓰는 동안 비워 둔 번호는 아래 `RESERVED`에만 적습니다.
+  번호와 같습니다. 쓰는 동안 비워 둔 번호는 아래 `RESERVED`에만 적습니다. 파일 이름에 번호가 없는
+  페이지(부록 등)는 장 번호를 세지 않고, 제목에 장 번호를 달지도 않습니다.
 - 장 번호로 시작하는 실험 노트북(`notebooks/NN-...ipynb`)은 nav에서 NN장 바로 뒤(다음 장 앞)에 있습니다.
 - "[N장](...)"처럼 장 번호를 글자로 적은 링크는 N장을 가리키고, "[앞 장](...)", "[다음 장](...)"은 nav에서
   바로 앞, 바로 뒤의 장을 가리킵니다.
@@ -74,6 +75,16 @@ def test_chapter_numbers_follow_the_nav_with_only_the_reserved_gap():
         # 비워 둔 번호는 한 덩어리이고, 그 앞뒤에 장이 있습니다(끝에 붙은 빈 번호는 빈 곳이 아닙니다).
         assert max(RESERVED) - min(RESERVED) + 1 == len(RESERVED)
         assert min(RESERVED) - 1 in numbers and max(RESERVED) + 1 in numbers
+
+
+def test_pages_without_a_chapter_number_have_no_chapter_title():
+    """부록처럼 파일 이름에 번호가 없는 nav 페이지는 장 번호를 달지 않습니다(번호 검사에서 빠지므로)."""
+    unnumbered = [f for f in NAV if f.endswith(".md") and f not in NUMBER]
+    assert "appendix/final-engine-backward.md" in unnumbered
+    titled = [
+        f for f in unnumbered if TITLE.match((DOCS / f).read_text(encoding="utf-8").splitlines()[0])
+    ]
+    assert not titled, f"번호 없는 파일에 'N장.' 제목이 있습니다: {titled}"
 
 
 def test_file_names_carry_the_chapter_number():

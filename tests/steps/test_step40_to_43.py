@@ -82,9 +82,16 @@ def test_step41_matmul_gradients_and_its_2d_limit():
     np.testing.assert_allclose(x.grad.data, np.ones((4, 2)) @ b.T)
     np.testing.assert_allclose(W.grad.data, a.T @ np.ones((4, 2)))
     assert step41.MatMul is not None and not hasattr(step41.Variable, "__matmul__")
-    xb, Wb = step41.Variable(np.ones((5, 4, 3))), step41.Variable(np.ones((5, 3, 2)))
-    with pytest.raises(ValueError):  # W.T가 축을 모두 뒤집어 배치 행렬 곱의 역전파가 어긋납니다.
-        step41.matmul(xb, Wb).backward()
+    # 책의 순전파는 x.dot(W)입니다. 3차원이면 배치 행렬 곱이 아니라 np.dot의 규칙으로 모든 쌍을 곱합니다.
+    # (예전 스냅숏은 np.matmul을 써서 책과 달리 (5, 4, 2)를 냈습니다.)
+    a3, b3 = RNG.standard_normal((5, 4, 3)), RNG.standard_normal((5, 3, 2))
+    xb, Wb = step41.Variable(a3), step41.Variable(b3)
+    yb = step41.matmul(xb, Wb)
+    assert yb.shape == (5, 4, 5, 2)
+    np.testing.assert_allclose(yb.data, np.einsum("aij,bjk->aibk", a3, b3))
+    # 역전파: 미분값 (5, 4, 5, 2)와 W.T (2, 3, 5)의 dot은 모양이 맞지 않습니다.
+    with pytest.raises(ValueError, match="not aligned"):
+        yb.backward()
 
 
 def regression(module, steps):

@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+from korean_messages import korean_instruction
 
 import tinygrad_ko as tg
 from tinygrad_ko.micrograd import closure as closure_value
@@ -214,7 +215,7 @@ def test_final_engine_graph():
 
 def test_final_engine_graph_released_by_backward_is_refused_not_drawn_wrong():
     """retain_graph=False인 역전파는 함수의 입력을 놓아 줍니다. 값의 흐름을 그리면 마지막 함수만 남은
-    틀린 그림이 되므로 retain_graph=True를 알려 주며 거부합니다(이슈 16 항목 7)."""
+    틀린 그림이 되므로 retain_graph=True를 알려 주며 거부합니다."""
     x = tg.Variable(np.array(3.0), name="x")
     y = tg.square(tg.square(x))
     y.backward(retain_graph=True)
@@ -223,6 +224,20 @@ def test_final_engine_graph_released_by_backward_is_refused_not_drawn_wrong():
     for draw in (to_mermaid, to_dot):
         with pytest.raises(RuntimeError, match=r"retain_graph=True"):
             draw(y, show_grad=True)
+
+
+@pytest.mark.parametrize("draw", [to_mermaid, to_dot])
+def test_drawing_a_graph_released_by_backward_says_retain_graph(draw):
+    x = tg.Variable(np.array(2.0), name="x")
+    y = tg.exp(tg.square(x))
+    y.backward()
+    with pytest.raises(RuntimeError, match=r"retain_graph=True") as info:
+        draw(y, show_grad=True)  # 고치기 전: 마지막 노드만 그린 틀린 그림
+    korean_instruction(info.value)
+    kept = tg.Variable(np.array(2.0), name="x")
+    z = tg.exp(tg.square(kept))
+    z.backward(retain_graph=True)
+    assert "grad = " in draw(z, show_grad=True) and "Square" in draw(z)
 
 
 # --- 라벨 -------------------------------------------------------------------------------
@@ -259,7 +274,7 @@ def test_missing_grad_is_shown_as_none():
     ],
 )
 def test_value_formatting(data, expected):
-    # 정수와 bool 배열은 미분하지 않는 변수로만 담을 수 있습니다(이슈 16 항목 2).
+    # 정수와 bool 배열은 미분하지 않는 변수로만 담을 수 있습니다.
     variable = tg.Variable(data, requires_grad=data is None or data.dtype.kind == "f")
     assert to_mermaid(variable) == f'flowchart LR\n    n0(["{expected}"])'
 

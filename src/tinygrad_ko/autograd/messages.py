@@ -1,23 +1,18 @@
 """엔진이 내는 한국어 오류를 만드는 곳입니다. 엔진 코드는 `raise messages.이름(...)` 한 줄로 씁니다.
 
 메시지마다 세 가지를 말합니다: 무엇을 받았는지, 왜 안 되는지, 무엇을 하면 되는지. 이 모듈은 엔진의
-다른 모듈을 가져오지 않습니다(받은 객체의 속성만 읽습니다).
+다른 모듈을 가져오지 않습니다(받은 객체의 속성만 읽습니다). 받은 값을 적는 `describe`는 NumPy 없는
+micrograd와 함께 쓰는 `tinygrad_ko._describe`에 있습니다.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._describe import describe, short_repr  # noqa: F401 - short_repr는 functions가 여기서 가져갑니다
+
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
 REJECTED_KINDS = frozenset("OSUVMm")
-
-
-def describe(value: object) -> str:
-    """오류 메시지에 넣을 값의 짧은 표현: 타입 이름과 60자 이하의 repr."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
 
 
 def var_name(x: object) -> str:

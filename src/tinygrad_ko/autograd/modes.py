@@ -22,6 +22,8 @@ import contextvars
 from collections.abc import Callable
 from typing import TypeVar
 
+from . import messages
+
 # 설정 이름 -> 그 설정을 담는 ContextVar. 새 스레드는 기본값에서 시작합니다.
 _ENABLE_BACKPROP: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "enable_backprop", default=True
@@ -49,12 +51,7 @@ def _setting(name: object) -> contextvars.ContextVar[bool]:
 def _check_bool(name: str, value: object) -> bool:
     """설정값은 True나 False만 받습니다. `"False"`는 참으로 읽히므로 조용히 받지 않습니다."""
     if type(value) is not bool:
-        text = repr(value)
-        if len(text) > 60:
-            text = text[:57] + "..."
-        raise TypeError(
-            f"설정 {name}에는 True나 False를 넣어 주세요. 받은 값: {type(value).__name__} {text}."
-        )
+        raise messages.not_bool(f"설정 {name}", value)
     return value
 
 

@@ -22,14 +22,9 @@ import copy
 
 import numpy as np
 
+from ..autograd.messages import short_repr
 from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, as_shape
-
-
-def _show(value: object) -> str:
-    """오류 메시지에 넣을 값: 60자가 넘으면 줄입니다."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # --8<-- [start:reshape]
@@ -121,7 +116,7 @@ class GetItem(LibraryFunction):
             return x[self.index]
         except IndexError as error:
             raise IndexError(
-                f"모양 {x.shape}인 배열에서 인덱스 {_show(self.index)}(으)로 꺼낼 수 없습니다. "
+                f"모양 {x.shape}인 배열에서 인덱스 {short_repr(self.index)}(으)로 꺼낼 수 없습니다. "
                 f"축마다 범위 안의 정수, 슬라이스, 정수 배열이나 모양이 맞는 bool 배열을 주세요. "
                 f"(NumPy: {error})"
             ) from None

@@ -1,19 +1,19 @@
 """`Value` 위에 쌓은 작은 신경망: 뉴런, 층, 다층 퍼셉트론(MLP)과 학습 도우미.
 
-가중치는 `numpy.random.Generator`로 초기화하므로 같은 `seed`면 같은 신경망이 만들어지고,
-계산이 모두 파이썬 float이라 같은 기계에서는 학습 결과도 똑같이 되풀이됩니다. `seed`(또는 `rng`)를
-주지 않으면 NumPy의 전역 난수 상태에서 시드를 하나 뽑으므로, `np.random.seed(1337)`을 먼저 부르면
-그때도 같은 신경망이 됩니다. 파이썬의 `random.seed`는 쓰지 않습니다(micrograd는 `random`을 씁니다).
+NumPy 없이 돕니다. 가중치는 모델마다 만드는 파이썬의 `random.Random(seed)`로 뽑으므로 같은 `seed`면
+같은 신경망이 만들어지고, 계산이 모두 파이썬 float이라 같은 기계에서는 학습 결과도 똑같이 되풀이됩니다.
+`seed`(또는 `rng`)를 주지 않으면 파이썬의 전역 난수 상태(`random.seed`)에서 시드를 하나 뽑아 새 생성기를
+만듭니다. 그래서 micrograd의 예제처럼 `random.seed(1337)`을 먼저 부르면 그때도 같은 신경망이 됩니다.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import random
 from collections.abc import Callable, Iterable, Sequence
 
-import numpy as np
-
+from .._describe import describe
 from .value import Value
 
 __all__ = ["MLP", "Layer", "Module", "Neuron", "accuracy", "hinge_loss", "sgd_step", "train"]
@@ -43,22 +43,31 @@ def _check_count(name: str, n: object) -> int:
     return int(n)
 
 
-def _global_generator() -> np.random.Generator:
-    """시드를 주지 않았을 때의 난수 생성기: NumPy의 전역 상태(`np.random.seed`)에서 시드를 뽑습니다.
+def _generator_from_global_state() -> random.Random:
+    """시드를 주지 않았을 때의 난수 생성기: 파이썬의 전역 상태(`random.seed`)에서 시드를 하나 뽑습니다.
 
-    그래서 micrograd의 예제처럼 `np.random.seed(...)`를 먼저 부르면 결과가 되풀이되고, 부르지 않으면
-    (전역 상태가 실행마다 다르므로) 매번 다른 가중치가 됩니다.
+    그래서 micrograd의 예제처럼 `random.seed(...)`를 먼저 부르면 결과가 되풀이되고, 부르지 않으면
+    (전역 상태가 실행마다 다르므로) 매번 다른 가중치가 됩니다. 가중치는 새 생성기에서 뽑으므로 전역
+    상태는 시드 하나만큼만 나아갑니다.
     """
-    return np.random.default_rng(np.random.randint(0, 2**32, size=4, dtype=np.uint64))
+    return random.Random(random.getrandbits(64))
 
 
-def _as_generator(rng: object) -> np.random.Generator:
+def _seeded_generator(seed: object) -> random.Random:
+    if seed is None:
+        return _generator_from_global_state()
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed는 정수여야 합니다. 받은 것: {describe(seed)}. seed=0처럼 넣으세요.")
+    return random.Random(int(seed))
+
+
+def _as_generator(rng: object) -> random.Random:
     if rng is None:
-        return _global_generator()
-    if not isinstance(rng, np.random.Generator):
+        return _generator_from_global_state()
+    if not isinstance(rng, random.Random):
         raise TypeError(
-            f"rng에는 numpy.random.Generator를 넣어야 합니다. 받은 것: {type(rng).__name__}. "
-            "np.random.default_rng(0)처럼 만들어 넣으세요."
+            f"rng에는 random.Random을 넣어야 합니다. 받은 것: {type(rng).__name__}. "
+            "random.Random(0)처럼 만들어 넣으세요."
         )
     return rng
 
@@ -82,10 +91,10 @@ def _as_values(x: Iterable[object], expected: int) -> list[Value]:
 class Neuron(Module):
     """입력의 가중합에 편향을 더하고, `nonlin`이면 ReLU를 씌웁니다."""
 
-    def __init__(self, nin: int, nonlin: bool = True, *, rng: np.random.Generator | None = None):
+    def __init__(self, nin: int, nonlin: bool = True, *, rng: random.Random | None = None):
         nin = _check_count("nin", nin)
         rng = _as_generator(rng)
-        self.w = [Value(float(w)) for w in rng.uniform(-1.0, 1.0, nin)]
+        self.w = [Value(rng.uniform(-1.0, 1.0)) for _ in range(nin)]
         self.b = Value(0.0)
         self.nonlin = nonlin
 
@@ -111,7 +120,7 @@ class Layer(Module):
     """같은 입력을 받는 뉴런 `nout`개입니다."""
 
     def __init__(
-        self, nin: int, nout: int, nonlin: bool = True, *, rng: np.random.Generator | None = None
+        self, nin: int, nout: int, nonlin: bool = True, *, rng: random.Random | None = None
     ):
         nout = _check_count("nout", nout)
         rng = _as_generator(rng)
@@ -138,8 +147,8 @@ class MLP(Module):
     """층을 차례로 잇는 다층 퍼셉트론입니다. 마지막 층만 ReLU 없이 값을 그대로 냅니다.
 
     `MLP(2, [16, 16, 1], seed=0)`: 입력 2개, 은닉층 16·16, 출력 1개. 같은 `seed`면 같은
-    가중치로 시작합니다. `seed`를 주지 않으면 NumPy의 전역 난수 상태에서 시드를 뽑으므로,
-    `np.random.seed(...)`를 먼저 부르지 않았다면 매번 다른 가중치가 됩니다.
+    가중치로 시작합니다. `seed`를 주지 않으면 파이썬의 전역 난수 상태에서 시드를 뽑으므로,
+    `random.seed(...)`를 먼저 부르지 않았다면 매번 다른 가중치가 됩니다.
     """
 
     def __init__(self, nin: int, nouts: Sequence[int], *, seed: int | None = None):
@@ -149,7 +158,7 @@ class MLP(Module):
                 f"nouts에는 층마다의 뉴런 수를 담은 리스트를 넣어야 합니다. 받은 것: {nouts!r}. "
                 "[16, 16, 1]처럼 리스트로 넣으세요."
             )
-        rng = np.random.default_rng(seed) if seed is not None else _global_generator()
+        rng = _seeded_generator(seed)  # 모델마다 자기 생성기: random.Random(seed)
         sizes = [nin, *(_check_count("nouts의 원소", n) for n in nouts)]
         last = len(nouts) - 1
         self.layers = [
@@ -244,12 +253,7 @@ def _not_a_score(score: object, i: int) -> TypeError:
         )
     else:
         hint = "model(x)가 돌려준 Value를 넘기세요."
-    text = repr(score)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return TypeError(
-        f"{i}번 점의 점수가 Value가 아닙니다. 받은 것: {type(score).__name__} {text}. {hint}"
-    )
+    return TypeError(f"{i}번 점의 점수가 Value가 아닙니다. 받은 것: {describe(score)}. {hint}")
 
 
 # --8<-- [start:sgd]

@@ -17,6 +17,8 @@ import numbers
 from collections.abc import Callable
 from functools import partial
 
+from .._describe import describe
+
 __all__ = ["Value", "topological_order"]
 
 # 역전파 규칙: 출력 노드 하나를 받아 그 기울기를 입력 노드들의 grad에 더합니다.
@@ -116,14 +118,6 @@ def _node(data: float, prev: tuple[Value, ...], op: str, rule: Rule | None) -> V
 # --8<-- [end:node]
 
 
-def _describe(obj: object) -> str:
-    """오류 메시지에 넣을 '타입 이름과 값' (너무 길면 자릅니다)."""
-    text = repr(obj)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(obj).__name__} {text}"
-
-
 def _to_float(data: object) -> float:
     """`Value(data)`에 들어온 것을 float로 바꿉니다. 수가 아니면 무엇을 받았는지 알립니다."""
     if isinstance(data, Value):
@@ -142,7 +136,7 @@ def _to_float(data: object) -> float:
         hint = "Value는 실수만 다룹니다. 실수부와 허수부를 따로 Value에 담으세요."
     elif hasattr(data, "shape"):
         hint = "Value는 스칼라 하나를 담습니다. 원소 하나짜리 배열이라면 .item()으로 꺼내 넘기세요."
-    raise TypeError(f"Value에는 실수 하나를 넣어야 합니다. 받은 것: {_describe(data)}. {hint}")
+    raise TypeError(f"Value에는 실수 하나를 넣어야 합니다. 받은 것: {describe(data)}. {hint}")
 
 
 def _lift(other: object, op: str) -> Value:
@@ -155,7 +149,7 @@ def _lift(other: object, op: str) -> Value:
         return Value(other)
     raise TypeError(
         f"Value와 {type(other).__name__}는 '{op}' 연산을 할 수 없습니다. "
-        f"받은 것: {_describe(other)}. 파이썬 수(int, float)나 Value를 쓰세요."
+        f"받은 것: {describe(other)}. 파이썬 수(int, float)나 Value를 쓰세요."
     )
 
 
@@ -197,7 +191,7 @@ class Value:
         # micrograd 식 확장 코드(out._backward = 클로저)도 그대로 동작하도록 받아 줍니다.
         if not callable(fn):
             raise TypeError(
-                f"_backward 에는 인수 없는 함수를 넣어야 합니다. 받은 것: {_describe(fn)}. "
+                f"_backward 에는 인수 없는 함수를 넣어야 합니다. 받은 것: {describe(fn)}. "
                 "def rule(): ... 처럼 인수 없이 부를 수 있는 함수를 넣으세요."
             )
         self._rule = lambda _out: fn()
@@ -260,7 +254,7 @@ class Value:
             )
         if not isinstance(exponent, numbers.Real):
             raise TypeError(
-                f"지수는 int나 float여야 합니다. 받은 것: {_describe(exponent)}. x ** 2, x ** 0.5처럼 파이썬 수를 쓰세요."
+                f"지수는 int나 float여야 합니다. 받은 것: {describe(exponent)}. x ** 2, x ** 0.5처럼 파이썬 수를 쓰세요."
             )
         try:
             result = self.data**exponent
@@ -283,7 +277,7 @@ class Value:
 
     def __rpow__(self, base: object) -> Value:  # 2 ** x
         raise TypeError(
-            f"{_describe(base)} ** Value 는 지원하지 않습니다 (지수는 파이썬 수여야 합니다). "
+            f"{describe(base)} ** Value 는 지원하지 않습니다 (지수는 파이썬 수여야 합니다). "
             "c ** x 가 필요하면 (x * math.log(c)).exp() 로 쓰세요 (c > 0)."
         )
 
@@ -344,13 +338,13 @@ def _check_children(children: object) -> tuple[Value, ...]:
         items = tuple(children)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError(
-            f"_children 에는 Value들의 튜플을 넣어야 합니다. 받은 것: {_describe(children)}. "
+            f"_children 에는 Value들의 튜플을 넣어야 합니다. 받은 것: {describe(children)}. "
             "(a, b)처럼 입력 노드를 튜플로 묶어 넣으세요."
         ) from None
     for item in items:
         if not isinstance(item, Value):
             raise TypeError(
-                f"_children 의 원소는 Value여야 합니다. 받은 원소: {_describe(item)}. "
+                f"_children 의 원소는 Value여야 합니다. 받은 원소: {describe(item)}. "
                 "수라면 Value(...)로 감싸서 넣으세요."
             )
     return items

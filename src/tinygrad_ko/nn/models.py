@@ -29,7 +29,7 @@ class Model(Layer):
     """신경망 전체를 나타내는 층. 하는 일은 `Layer`와 같고, 계산 그래프를 그리는 도구가 있습니다."""
 
     def to_mermaid(self, *inputs) -> str:
-        """입력을 넣어 순전파한 계산 그래프를 mermaid 글로 돌려줍니다(책의 `plot`)."""
+        """입력을 넣어 순전파한 계산 그래프를 mermaid 그림 코드(문자열)로 돌려줍니다(책의 `plot`)."""
         from ..tools.viz import to_mermaid
 
         return to_mermaid(self(*inputs))

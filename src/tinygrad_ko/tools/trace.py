@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .viz import live_outputs, mermaid_text, node_name, nodes, to_mermaid
+from .viz import is_variable_node, live_outputs, mermaid_text, node_name, nodes, to_mermaid
 
 __all__ = ["Step", "backward_frames", "describe_function", "traced_backward"]
 
@@ -42,7 +42,7 @@ class Step:
 
 def traced_backward(output: object, on_call: Callable[[Step], None], **backward_kwargs) -> None:
     """`output.backward(**backward_kwargs)`를 부르면서, 함수의 backward가 불릴 때마다 `on_call`을 부릅니다."""
-    functions = [node for node in nodes(output) if not _is_variable(node)]
+    functions = [node for node in nodes(output) if not is_variable_node(node)]
     try:
         for func in functions:
             func.backward = _recorder(func, func.backward, on_call)
@@ -102,7 +102,7 @@ def _step_from(func: object, caller) -> Step:
     frame = caller
     while frame is not None:  # 재귀: 끝나지 않은 Variable.backward 호출들
         owner = frame.f_locals.get("self")
-        if frame.f_code.co_name == "backward" and _is_variable(owner):
+        if frame.f_code.co_name == "backward" and is_variable_node(owner):
             stack.append(owner)
         frame = frame.f_back
     return Step(func, "stack", stack)
@@ -175,7 +175,3 @@ def _generation(func: object) -> str:
 
 def _variable_name(var: object) -> str:
     return node_name(var) or "(이름 없는 변수)"
-
-
-def _is_variable(node: object) -> bool:
-    return hasattr(node, "creator") or hasattr(node, "_prev")

@@ -152,8 +152,12 @@ class _OpNode:
         self.value = value
 
 
-class _ReleasedVariable:
-    """최종 엔진에서 역전파에 필요 없어 이미 풀린 중간 변수의 자리표시자입니다(값 없이 창조자만)."""
+class _FreedVariable:
+    """최종 엔진에서 아무도 붙잡지 않아 이미 풀린 중간 변수의 자리표시자입니다(값 없이 창조자만).
+
+    역전파가 그래프를 놓아 준 함수(`_released_by_backward`)와는 다릅니다. 그 함수는 입력을 모르므로
+    그리지 않고 거부합니다.
+    """
 
     __slots__ = ("creator",)
 
@@ -206,7 +210,7 @@ def _read(
 
 
 def _check_root(root: object) -> None:
-    if _is_graph_variable(root):
+    if is_variable_node(root):
         prev = getattr(root, "_prev", ())
         if isinstance(prev, set | frozenset):
             raise TypeError(
@@ -238,7 +242,7 @@ class _GraphReader:
         self.number: dict[int, int] = {}
         self.emitted: list[object] = []
         self._placeholders: dict[tuple[type, int], object] = {}
-        self._released: dict[tuple[int, int], _ReleasedVariable] = {}
+        self._freed: dict[tuple[int, int], _FreedVariable] = {}
         self._keep_alive: list[object] = []
 
     def read(self, roots: list[object], show_grad: bool, refs: bool) -> _Graph:
@@ -250,7 +254,7 @@ class _GraphReader:
         def emit(node: object) -> None:
             number[id(node)] = len(graph.kinds)
             emitted.append(node)
-            if _is_graph_variable(node):
+            if is_variable_node(node):
                 graph.kinds.append(_VARIABLE)
                 graph.labels.append(_variable_label(node, show_grad))
             else:
@@ -308,7 +312,7 @@ class _GraphReader:
             if node._prev or getattr(node, "_op", ""):
                 return [self._placeholder(_OpNode, node)]
             return []
-        if _is_graph_variable(node):
+        if is_variable_node(node):
             creator = getattr(node, "creator", None)
             return [] if creator is None else [creator]
         inputs = getattr(node, "inputs", None)
@@ -324,22 +328,22 @@ class _GraphReader:
                 getattr(node, "edges", None) is not None
             ):  # 최종 엔진: 풀린 중간 변수가 있을 수 있습니다.
                 return [
-                    self._released_or(x, edge) for x, edge in zip(inputs, node.edges, strict=True)
+                    self._live_or_freed(x, edge) for x, edge in zip(inputs, node.edges, strict=True)
                 ]
             return list(inputs)
         single = getattr(node, "input", None)
         return [] if single is None else [single]
 
-    def _released_or(self, x: object, edge: object) -> object:
+    def _live_or_freed(self, x: object, edge: object) -> object:
         """살아 있는 입력은 그대로, 이미 풀린 중간 변수는 (창조자, 출력 번호)마다 자리표시자 하나."""
         if x is not None:
             return x
         creator, index = edge
         key = (id(creator), index)
-        if key not in self._released:
-            self._released[key] = _ReleasedVariable(creator)
+        if key not in self._freed:
+            self._freed[key] = _FreedVariable(creator)
             self._keep_alive.append(creator)
-        return self._released[key]
+        return self._freed[key]
 
     def references(self, node: object) -> list[tuple[str, object, bool]]:
         """참조 그림의 간선: (속성 이름, 가리키는 객체, 약한 참조인가)."""
@@ -355,7 +359,7 @@ class _GraphReader:
             if code is not None:
                 found.append((_code_attribute(node), code, False))
             return found
-        if _is_graph_variable(node):
+        if is_variable_node(node):
             creator = getattr(node, "creator", None)
             return [] if creator is None else [("creator", creator, False)]
         found = []
@@ -408,9 +412,13 @@ def _is_value(node: object) -> bool:
     return hasattr(node, "_prev") and not isinstance(node, _OpNode | _CodeNode)
 
 
-def _is_graph_variable(node: object) -> bool:
+def is_variable_node(node: object) -> bool:
+    """그래프의 노드가 변수(단계별 Variable, 최종 엔진의 Variable, `Value`)인지. 아니면 함수입니다.
+
+    `trace`도 이것으로 함수와 변수를 가릅니다.
+    """
     # 1~6단계의 변수에는 creator가 없으므로 data와 grad로도 알아봅니다(ndarray에도 data는 있습니다).
-    if isinstance(node, _ReleasedVariable):
+    if isinstance(node, _FreedVariable):
         return True
     return not isinstance(node, _OpNode | _CodeNode) and (
         _is_value(node)
@@ -426,7 +434,7 @@ def _released_by_backward(node: object) -> bool:
 
 def _other_outputs(node: object) -> list[object]:
     """함수 노드의 출력 가운데 아직 살아 있는 변수들(약한 참조는 풀어서)."""
-    if _is_graph_variable(node) or isinstance(node, _OpNode | _CodeNode):
+    if is_variable_node(node) or isinstance(node, _OpNode | _CodeNode):
         return []
     return live_outputs(node)
 
@@ -459,7 +467,7 @@ def node_name(node: object) -> str | None:
 
 
 def _variable_label(node: object, show_grad: bool) -> list[str]:
-    if isinstance(node, _ReleasedVariable):
+    if isinstance(node, _FreedVariable):
         return ["(해제됨)"]
     value = _format_value(getattr(node, "data", None))
     name = node_name(node)

@@ -1,7 +1,8 @@
-"""이슈 16의 결정이 PyTorch와 같은지 PyTorch를 직접 돌려 확인합니다(같은 계산, 같은 답).
+"""경계의 경우에 최종 엔진과 `Value`가 PyTorch와 같게 답하는지 PyTorch를 직접 돌려 확인합니다.
 
+NaN의 ReLU, 정수와 복소수의 거부, 되풀이한 역전파, 0에서의 x ** 0, float32 미분값의 dtype, pickle.
 `TINYGRAD_KO_ORACLE=1 python3 dev.py test`로 돌리면 torch가 설치되어 이 테스트가 돕니다. CI는 늘 그렇게
-돌립니다. 항목 번호는 이슈 16의 번호이고, 각 항목의 회귀 테스트는 test_adversarial.py에 있습니다.
+돌립니다. 같은 경우의 PyTorch 없는 테스트는 test_dtype_checks.py, test_gradient_accumulation.py 등에 있습니다.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tinygrad_ko.micrograd.value import Value
 torch = import_torch(__name__)
 
 
-def test_item1_relu_of_nan_matches_pytorch():
+def test_relu_of_nan_matches_pytorch():
     v = Value(math.nan)
     r = v.relu()
     r.backward()
@@ -29,7 +30,7 @@ def test_item1_relu_of_nan_matches_pytorch():
     assert v.grad == t.grad.item()
 
 
-def test_item2_integer_leaves_are_refused_like_pytorch():
+def test_integer_leaves_are_refused_like_pytorch():
     with pytest.raises(RuntimeError):
         torch.tensor([1, 2], requires_grad=True)
     with pytest.raises(TypeError):
@@ -39,7 +40,7 @@ def test_item2_integer_leaves_are_refused_like_pytorch():
     assert not tg.Variable(np.array([1, 2]), requires_grad=False).requires_grad
 
 
-def test_item3_backward_from_a_complex_output_is_refused_like_pytorch():
+def test_backward_from_a_complex_output_is_refused_like_pytorch():
     t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
     with pytest.raises(RuntimeError):
         (t * torch.tensor(1j)).backward()
@@ -57,7 +58,7 @@ def torch_three_x_squared():
     return x, t, y
 
 
-def test_item4_repeated_backward_with_retained_grads_matches_pytorch():
+def test_repeated_backward_with_retained_grads_matches_pytorch():
     x, t, y = torch_three_x_squared()
     y.backward(retain_graph=True)
     y.backward(retain_graph=True)
@@ -75,7 +76,7 @@ def test_item4_repeated_backward_with_retained_grads_matches_pytorch():
     assert ours_x.grad == x.grad.item()
 
 
-def test_item5_zeroth_power_at_zero_matches_pytorch():
+def test_zeroth_power_at_zero_matches_pytorch():
     t = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
     (t**0).backward()
     x = tg.Variable(np.array(0.0))
