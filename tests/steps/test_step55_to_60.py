@@ -106,7 +106,7 @@ def test_step58_conv2d_layer_and_vgg16_without_pretrained_weights():
     layer = step58.Conv2d(4, kernel_size=3, pad=1)
     y = layer(np.random.rand(2, 3, 5, 5).astype(np.float32))
     assert y.shape == (2, 4, 5, 5) and layer.W.data.shape == (4, 3, 3, 3)
-    with pytest.raises(RuntimeError, match="528 MB"):
+    with pytest.raises(RuntimeError, match="553 MB"):
         step58.VGG16(pretrained=True)
     image = np.zeros((224, 224, 3), np.uint8)
     image[..., 0] = 200  # 빨강 → BGR에서는 마지막 채널

@@ -4,7 +4,7 @@
 (OC, C, KH, KW)를 만듭니다. 처음 값은 ``np.random.randn``에 √(1/(C·KH·KW))를 곱한 것입니다.
 ``VGG16``은 3×3 합성곱 13개와 최댓값 풀링 5번, 완전 연결 층 3개이고 매개변수는 138,357,544개입니다.
 
-책은 ``VGG16(pretrained=True)``로 학습한 가중치(약 528 MB)와 얼룩말 사진을 실행 중에 내려받고,
+책은 ``VGG16(pretrained=True)``로 학습한 가중치(float32로 약 553 MB)와 얼룩말 사진을 실행 중에 내려받고,
 Pillow로 사진을 224×224로 바꿉니다(Pillow는 DeZero의 의존성에 적혀 있지 않습니다). 이 저장소는 실행
 중에 아무것도 내려받지 않으므로 ``pretrained=True``는 그렇다고 알리는 오류입니다. ``preprocess``는
 이미 224×224인 RGB 배열을 받습니다.
@@ -89,7 +89,7 @@ class VGG16(Model):
         self.fc8 = Linear(1000)
         if pretrained:
             raise RuntimeError(
-                "학습한 VGG16 가중치(약 528 MB)는 이 저장소에 없고, 실행 중에 내려받지도 않습니다. "
+                "학습한 VGG16 가중치(float32로 약 553 MB)는 이 저장소에 없고, 실행 중에 내려받지도 않습니다. "
                 "VGG16(pretrained=False)로 구조만 만들어 쓰세요."
             )
 
