@@ -8,6 +8,7 @@ import re
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -215,3 +216,25 @@ def test_an_unreadable_checkpoint_is_explained_in_korean(
     assert message.startswith("오류: ") and "권한이 없습니다" in message, message
     assert target.name in message and not ENGLISH.search(message), message
     assert capsys.readouterr().out == ""
+
+
+def test_a_huge_n_streams_names_instead_of_collecting_them_first(checkpoint):
+    """--n 10¹¹: 이름이 하나씩 바로 나와야 합니다. 모두 모은 뒤 쓰면 첫 줄이 나오기 전에 메모리가 찹니다."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "tinygrad_ko.gpt", "sample", "--n", "100000000000"]
+    lines: list[str] = []
+    with subprocess.Popen(
+        command, cwd=checkpoint.parent, env=env, stdout=subprocess.PIPE, text=True, encoding="utf-8"
+    ) as process:
+        reader = threading.Thread(
+            target=lambda: lines.extend(process.stdout.readline() for _ in range(3))
+        )
+        reader.start()
+        reader.join(
+            timeout=120
+        )  # 시간을 재는 것이 아니라, 고장 났을 때 멈춰 있지 않게 하는 한도입니다.
+        process.kill()
+    assert len(lines) == 3 and all(line.strip() for line in lines), lines

@@ -161,6 +161,16 @@ def test_legacy_sidecar_name_is_still_read(tmp_path):
     assert load_checkpoint(tmp_path / "gpt-en.npz")[2]["steps"] == 7
 
 
+def test_a_config_without_final_norm_is_an_older_final_norm_checkpoint(tmp_path):
+    """final_norm이 생기기 전에 저장한 체크포인트는 모두 lm_head 앞에서 정규화했습니다."""
+    save(tmp_path / "old.npz")
+    sidecar = sidecar_path(tmp_path / "old.npz")
+    info = json.loads(sidecar.read_text("utf-8"))
+    assert info["config"].pop("final_norm") is False
+    sidecar.write_text(json.dumps(info), "utf-8")
+    assert load_checkpoint(tmp_path / "old.npz")[0].final_norm is True
+
+
 def test_shipped_runs_load():
     from importlib.resources import files
 

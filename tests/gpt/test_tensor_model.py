@@ -19,10 +19,10 @@ TINY = GPTConfig(vocab_size=6, n_embd=4, n_head=2, block_size=5, mlp_ratio=2)
 
 
 @pytest.mark.parametrize(("data", "name"), [("ko", "민준"), ("ko", "똠"), ("en", "christopher")])
-@pytest.mark.parametrize("residual", [True, False])
-def test_same_loss_and_gradients_as_the_value_model(data, name, residual):
+@pytest.mark.parametrize(("residual", "final_norm"), [(True, False), (False, False), (True, True)])
+def test_same_loss_and_gradients_as_the_value_model(data, name, residual, final_norm):
     _, tokenizer = load_names(data)
-    config = GPTConfig(tokenizer.vocab_size, residual=residual)
+    config = GPTConfig(tokenizer.vocab_size, residual=residual, final_norm=final_norm)
     weights = init_weights(config, seed=7)
     ids = tokenizer.encode(name)
     value_model, tensor_model = ValueGPT(config, weights), TensorGPT(config, weights)

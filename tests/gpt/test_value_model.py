@@ -21,9 +21,9 @@ def value_loss(config, weights, ids):
     return ValueGPT(config, weights).loss(ids).data
 
 
-@pytest.mark.parametrize("residual", [True, False])
-def test_whole_model_gradient_matches_numerical_differentiation(residual):
-    config = GPTConfig(**{**TINY.__dict__, "residual": residual})
+@pytest.mark.parametrize(("residual", "final_norm"), [(True, False), (False, False), (True, True)])
+def test_whole_model_gradient_matches_numerical_differentiation(residual, final_norm):
+    config = GPTConfig(**{**TINY.__dict__, "residual": residual, "final_norm": final_norm})
     weights = init_weights(config, seed=1)
     model = ValueGPT(config, weights)
     model.loss(TINY_IDS).backward()
@@ -47,6 +47,29 @@ def test_parameter_count_matches_microgpt():
     assert parameter_count(GPTConfig(vocab_size=68)) == 5504  # 한국어 자모 67개 + BOS
     model = ValueGPT(TINY, init_weights(TINY))
     assert len(model.parameters()) == parameter_count(TINY)
+
+
+def test_norm_placement_follows_microgpt_unless_final_norm():
+    """microGPT: 임베딩 바로 뒤에서 RMSNorm, lm_head 앞에는 없음. final_norm=True는 GPT-2의 자리."""
+
+    def first_logits(config, scale):
+        weights = init_weights(config, seed=3)
+        weights["wte"][2] *= scale  # 위치 0에서 읽는 토큰 2의 임베딩 x = wte[2] + wpe[0]을 scale배
+        weights["wpe"][0] *= scale
+        return np.array([z.data for z in ValueGPT(config, weights).forward_token(2, 0, [([], [])])])
+
+    micro = GPTConfig(vocab_size=6, n_embd=4, n_head=2, block_size=5, mlp_ratio=2)
+    gpt2 = GPTConfig(**{**micro.__dict__, "final_norm": True})
+    # 임베딩 바로 뒤의 정규화가 x의 크기를 지우므로 점수가 같습니다(ε만큼의 차이만).
+    np.testing.assert_allclose(first_logits(micro, 100.0), first_logits(micro, 1.0), rtol=1e-3)
+    # GPT-2의 자리에서는 큰 x가 잔차 연결을 타고 블록의 출력을 덮어 점수가 달라집니다.
+    assert np.max(np.abs(first_logits(gpt2, 100.0) - first_logits(gpt2, 1.0))) > 1e-2
+
+
+@pytest.mark.parametrize("field", ["residual", "final_norm"])
+def test_switches_must_be_booleans(field):
+    with pytest.raises(ValueError, match=f"{field}은\\(는\\) True나 False"):
+        GPTConfig(vocab_size=6, **{field: 1})
 
 
 def test_first_loss_is_near_uniform_guess():

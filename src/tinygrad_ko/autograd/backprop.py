@@ -113,7 +113,7 @@ def propagate(
             gys = _output_grads(func, pending.pop(func), create_graph)
             collector.outputs(func, gys)
             gxs = _call_backward(func, gys, create_graph)
-            for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs, strict=True):
+            for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs):
                 if gx is None or not needs or not collector.wants(edge, gx):
                     continue
                 creator, index = _route(edge)

@@ -40,6 +40,9 @@ _GRAPH_STATE = frozenset(
 )
 # 인스턴스를 이 호출이 쓸지 정하는 자물쇠(두 스레드가 같은 인스턴스를 처음 부를 때).
 _claim_lock = threading.Lock()
+_ARRAYS = (np.ndarray, np.generic)  # 상수로 받는 NumPy 값
+_SCALARS = (np.generic, Number)  # forward가 0차원 결과로 돌려주는 수
+_PYTHON_NUMBERS = (float, int, complex)
 
 
 class Function:
@@ -128,17 +131,23 @@ class Function:
             raise messages.bad_keep(self, len(kept), len(inputs))
         self.needs_input_grad = tuple(needs)
         edges, stamps, shapes, generation = [], [], [], 0
-        for x, keep in zip(inputs, kept, strict=True):
-            edges.append(_edge(x, keep))
-            stamps.append(_stamp(x, keep))
-            shapes.append(getattr(x, "shape", ()))  # 파이썬 수인 상수의 모양은 ()
-            if isinstance(x, Variable) and x.generation > generation:
-                generation = x.generation
+        for x, keep in zip(inputs, kept):
+            if isinstance(x, Variable):
+                generation = max(generation, x.generation)
+                # 붙잡지 않은 중간 변수는 (창조자, 출력 번호)만 기억합니다: 사용자가 놓으면 풀리도록.
+                leaf = x.creator is None
+                edges.append(x if keep or leaf else (x.creator, output_index(x.creator, x)))
+                stamps.append((x.data, x.version) if keep else None)
+                shapes.append(x.data.shape)
+            else:  # 상수의 데이터(파이썬 수의 모양은 ())
+                edges.append(x)
+                stamps.append(True if keep else None)
+                shapes.append(x.shape if isinstance(x, _ARRAYS) else ())
         self.edges, self.stamps, self.input_shapes = edges, tuple(stamps), tuple(shapes)
         self.generation = generation
         for y in outputs:
             y.creator, y.generation, y.requires_grad = self, self.generation + 1, True
-        self.outputs = [weakref.ref(y) for y in outputs]
+        self.outputs = list(map(weakref.ref, outputs))
         if len(outputs) > 1:  # 출력이 하나면 그 미분값은 늘 옵니다(0으로 채울 일이 없습니다).
             self.output_specs = [(y.data.shape, y.data.dtype) for y in outputs]
         if self.keeps_output:
@@ -206,11 +215,11 @@ class Function:
         self.check_stamps()
         as_graph = backprop_enabled()
         values = []
-        for edge, stamp in zip(self.edges, self.stamps, strict=True):
+        for edge, stamp in zip(self.edges, self.stamps):
             if stamp is None:
                 values.append(None)
-            elif as_graph:
-                values.append(edge if isinstance(edge, Variable) else constant(edge))
+            elif as_graph:  # 파이썬 수는 그대로: 상대의 dtype을 따릅니다(NEP 50).
+                values.append(edge if isinstance(edge, Variable | Number) else constant(edge))
             else:
                 values.append(edge.data if isinstance(edge, Variable) else edge)
         return values
@@ -222,7 +231,7 @@ class Function:
         잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
         비교하려면 순전파마다 복사해야 합니다).
         """
-        for i, (edge, stamp) in enumerate(zip(self.edges, self.stamps, strict=True)):
+        for i, (edge, stamp) in enumerate(zip(self.edges, self.stamps)):
             if isinstance(stamp, tuple):
                 data, version = stamp
                 if edge.data is not data or edge.version != version:
@@ -252,11 +261,12 @@ def constant(data: object) -> Variable:
 
 def _constant_data(x: object) -> object:
     """Variable이 아닌 입력은 상수입니다. 수(파이썬 수, NumPy 스칼라)와 수치 배열만 받습니다."""
-    if isinstance(x, np.ndarray | np.generic):
+    if isinstance(x, _ARRAYS):
         if x.dtype.kind in messages.REJECTED_KINDS:
             raise messages.not_numeric(x.dtype)
         return x
-    if not isinstance(x, Number):
+    # 흔한 파이썬 수를 먼저 봅니다(추상 클래스 Number의 검사는 파이썬 함수를 한 번 더 부릅니다).
+    if not isinstance(x, _PYTHON_NUMBERS) and not isinstance(x, Number):
         as_variable(x)  # 리스트, None, 문자열: 알맞은 한국어 메시지로 거부합니다.
     return x
 
@@ -265,23 +275,9 @@ def _as_output_data(y: object) -> np.ndarray:
     """forward의 결과를 ndarray로. 0차원 연산이 돌려준 NumPy 스칼라와 파이썬 수는 0차원 배열이 됩니다."""
     if isinstance(y, np.ndarray):
         return y
-    if not isinstance(y, np.generic | Number):
+    if not isinstance(y, _SCALARS):
         raise messages.bad_forward_result(y)
     return np.asarray(y)
-
-
-def _edge(x: object, keep: bool) -> object:
-    """그래프가 i번 입력에 대해 기억하는 것. 붙잡지 않은 중간 변수는 (창조자, 출력 번호)만."""
-    if not isinstance(x, Variable) or keep or x.creator is None:
-        return x  # 상수의 데이터, 붙잡은 변수, 말단 변수(미분값을 grad에 넣어야 하므로)
-    return (x.creator, output_index(x.creator, x))
-
-
-def _stamp(x: object, keep: bool) -> tuple | bool | None:
-    """붙잡은 변수는 순전파 때의 (data, version), 붙잡은 상수는 True, 붙잡지 않은 입력은 None."""
-    if not keep:
-        return None
-    return (x.data, x.version) if isinstance(x, Variable) else True
 
 
 def _input_of(edge: object) -> Variable | None:

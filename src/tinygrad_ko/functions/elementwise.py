@@ -419,13 +419,17 @@ def _sin(x):
 
 
 def _operand(other: object, like: object) -> object:
-    """연산 상대. Variable은 그대로, 그 밖의 수와 배열은 미분하지 않는 상수로 둡니다.
+    """연산 상대. Variable과 파이썬 수는 그대로, NumPy 스칼라와 0차원 배열은 상대의 dtype에 맞춥니다.
 
-    파이썬 수는 상대 배열과 같은 dtype의 NumPy 스칼라로 바꿉니다. 그러면 `x * 2.0`이 float32를
-    float64로 바꾸지 않습니다(PyTorch와 같음). 정수나 bool
-    배열과의 계산은 `np.result_type`으로 맞춥니다. 0차원 배열(`np.array(2.0)`)도 차원이 있는 실수
-    배열의 dtype을 바꾸지 않습니다(PyTorch의 0차원 텐서와 같음: float32 배열 * np.array(2.0)은 float32).
+    NumPy 2에서 파이썬 수는 상대 배열의 dtype을 따르므로(NEP 50) `x * 2.0`은 float32를 float32로 둡니다
+    (PyTorch와 같음). NumPy 스칼라와 0차원 배열은 그렇지 않아서(float32 배열 * np.float64(2.0)은 float64),
+    PyTorch의 0차원 텐서처럼 실수 배열의 dtype을 바꾸지 않도록 여기서 바꿔 둡니다.
     """
+    if isinstance(other, np.generic):
+        data = like.data if isinstance(like, Variable) else like
+        if type(data) is np.ndarray and data.dtype.kind in "fc" and other.dtype.kind in "biufc":
+            return data.dtype.type(other)
+        return other
     if type(other) is np.ndarray and other.ndim == 0 and other.dtype.kind in "biuf":
         data = like.data if isinstance(like, Variable) else like
         # 차원이 있는 실수 배열이나 한 단계 위(실수 > 정수 > bool)인 배열이면 그 dtype을 따릅니다.
@@ -435,17 +439,7 @@ def _operand(other: object, like: object) -> object:
             and (data.ndim or other.dtype.kind != "f")
         ):
             return other.astype(data.dtype)
-        return other
-    if type(other) is Variable or type(other) is np.ndarray:
-        return other
-    data = like.data if isinstance(like, Variable) else like
-    # 흔한 파이썬 수와 NumPy 스칼라를 먼저 봅니다(추상 클래스 Number의 검사는 느립니다).
-    is_number = isinstance(other, int | float | complex | np.generic) or isinstance(other, Number)
-    if is_number and data is not None and not isinstance(other, bool):
-        if type(data) is np.ndarray and data.dtype.kind in "fc":
-            return data.dtype.type(other)
-        return np.result_type(data, other).type(other)
-    return other  # bool, None이 든 변수와의 계산, 또는 Function이 거부할 값
+    return other
 
 
 def square(x):

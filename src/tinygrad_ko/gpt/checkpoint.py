@@ -1,6 +1,6 @@
 """학습한 모델을 파일 두 개로 저장합니다: 가중치(.npz)와, 설정·데이터 이름·손실 기록(.json).
 
-가중치 파일은 텐서판 모델의 `save_weights`(프레임워크의 53단계)와 같은 파일입니다. 그래서 어느 엔진으로
+가중치 파일은 텐서판 모델의 `save_weights`(37장, 책의 53단계)와 같은 파일입니다. 그래서 어느 엔진으로
 학습했든 같은 모양의 파일이 되고, `load_weights`가 이름과 모양을 확인하며 읽습니다.
 
 설정 파일의 이름은 가중치 파일 이름 끝에 `.json`을 붙인 것입니다(`ko.npz` -> `ko.npz.json`). 확장자를
@@ -202,6 +202,8 @@ def _read_config(raw: object, sidecar: Path) -> GPTConfig:
             f"{where}에 모르는 키 {', '.join(unknown)}이(가) 있습니다. "
             f"쓸 수 있는 키: {', '.join(CONFIG_FIELDS)}. 그 키를 지우거나 train으로 다시 저장하세요."
         )
+    if "final_norm" not in raw:  # 이 항목이 생기기 전의 체크포인트는 모두 lm_head 앞에서 정규화
+        raw = {**raw, "final_norm": True}
     if "vocab_size" not in raw:
         raise ValueError(f"{where}에 vocab_size가 없습니다. train으로 다시 저장하세요.")
     try:

@@ -20,7 +20,7 @@ from .arguments import KoreanArgumentParser, finite_float, integer
 from .checkpoint import load_checkpoint, save_checkpoint, sidecar_path
 from .config import GPTConfig, init_weights
 from .data import load_names
-from .sampling import sample_names
+from .sampling import iter_names
 from .training import Progress, train
 
 ENGINES = ("tensor", "value")
@@ -154,7 +154,8 @@ def cmd_sample(args: argparse.Namespace) -> None:
     from .tensor_model import TensorGPT
 
     model = TensorGPT(config, weights)
-    for name in sample_names(
+    # 하나씩 뽑아 바로 씁니다: 모두 모은 뒤 쓰면 아주 큰 --n에서 아무것도 나오지 않은 채 메모리만 찹니다.
+    for name in iter_names(
         model.logits,
         tokenizer,
         config.block_size,
@@ -162,7 +163,7 @@ def cmd_sample(args: argparse.Namespace) -> None:
         temperature=args.temperature,
         seed=args.seed,
     ):
-        print(name)
+        print(name, flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -27,6 +27,7 @@ class GPTConfig:
     block_size: int = 16  # 한 번에 볼 수 있는 토큰 수(문맥 길이)
     mlp_ratio: int = 4  # MLP 가운데 층의 너비 = n_embd * mlp_ratio
     residual: bool = True  # 잔차 연결을 쓸지(끄면 기울기가 어떻게 되는지 보는 실험용)
+    final_norm: bool = False  # True면 GPT-2처럼 임베딩 뒤 대신 lm_head 앞에서 RMSNorm(비교용)
     init_std: float = 0.08  # 처음 가중치를 뽑는 정규 분포의 표준편차
     # --8<-- [end:config]
 
@@ -36,6 +37,11 @@ class GPTConfig:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
                 raise ValueError(
                     f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {value!r}. 양의 정수를 넣으세요."
+                )
+        for name in ("residual", "final_norm"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(
+                    f"{name}은(는) True나 False여야 합니다. 받은 값: {getattr(self, name)!r}"
                 )
         if self.n_embd % self.n_head:
             raise ValueError(

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from .data import LEAD, Tokenizer
 
-__all__ = ["sample_ids", "sample_names"]
+__all__ = ["iter_names", "sample_ids", "sample_names"]
 
 LogitsFn = Callable[[Sequence[int]], np.ndarray]
 
@@ -89,6 +89,32 @@ def sample_ids(
 # --8<-- [end:sample]
 
 
+def iter_names(
+    logits_fn: LogitsFn,
+    tokenizer: Tokenizer,
+    block_size: int,
+    n: int = 20,
+    *,
+    temperature: float = 1.0,
+    seed: int | None = 0,
+    grammar: bool = True,
+) -> Iterator[str]:
+    """이름 n개를 하나씩 뽑아 내놓습니다(한국어는 음절로 모아서). 다 모으기 전에 하나씩 쓸 수 있어, 아주 큰
+    n도 메모리를 쌓지 않고 화면에 바로 나옵니다."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"n은 0 이상의 정수여야 합니다. 받은 값: {n!r}")
+    rng = np.random.default_rng(seed)
+    # 생성기 식을 돌려주므로 n의 검사는 부르는 그 자리에서, 이름은 꺼낼 때마다 하나씩 뽑힙니다.
+    return (
+        tokenizer.decode(
+            sample_ids(
+                logits_fn, tokenizer, block_size, temperature=temperature, rng=rng, grammar=grammar
+            )
+        )
+        for _ in range(n)
+    )
+
+
 def sample_names(
     logits_fn: LogitsFn,
     tokenizer: Tokenizer,
@@ -99,15 +125,9 @@ def sample_names(
     seed: int | None = 0,
     grammar: bool = True,
 ) -> list[str]:
-    """이름 n개를 뽑아 화면에 보일 글자로(한국어는 음절로 모아서) 돌려줍니다."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise ValueError(f"n은 0 이상의 정수여야 합니다. 받은 값: {n!r}")
-    rng = np.random.default_rng(seed)
-    return [
-        tokenizer.decode(
-            sample_ids(
-                logits_fn, tokenizer, block_size, temperature=temperature, rng=rng, grammar=grammar
-            )
+    """이름 n개를 뽑아 리스트로 돌려줍니다(`iter_names`를 모은 것)."""
+    return list(
+        iter_names(
+            logits_fn, tokenizer, block_size, n, temperature=temperature, seed=seed, grammar=grammar
         )
-        for _ in range(n)
-    ]
+    )

@@ -99,6 +99,7 @@ class TensorGPT(Layer):
         c = self.config
         batch, t = idx.shape
         x = self.wte[idx] + self.wpe[np.arange(t)]  # (B, T, C): 토큰 임베딩 + 위치 임베딩
+        x = x if c.final_norm else rms_norm(x)  # microGPT: 임베딩 바로 뒤에서 정규화
         mask = causal_mask(t)
         self.attention = []
         for block in self.h:
@@ -116,10 +117,11 @@ class TensorGPT(Layer):
             x = x + heads @ a.wo if c.residual else heads @ a.wo
             out = (rms_norm(x) @ block.mlp.fc1).relu() @ block.mlp.fc2
             x = x + out if c.residual else out
-        return rms_norm(x) @ self.lm_head
+        return (rms_norm(x) if c.final_norm else x) @ self.lm_head  # GPT-2: 여기서 정규화
 
     # --8<-- [end:forward]
 
+    # --8<-- [start:loss]
     def loss(self, batch: Sequence[Sequence[int]]):
         """이름 여러 개([BOS, …, BOS]의 목록)의 모든 예측 위치에 대한 평균 교차 엔트로피.
 
@@ -146,6 +148,8 @@ class TensorGPT(Layer):
         if len(keep) < logits.shape[0]:
             logits = logits[keep]
         return cross_entropy(logits, targets.reshape(-1)[keep])
+
+    # --8<-- [end:loss]
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids 다음에 올 토큰의 점수(그래프를 기록하지 않습니다)."""

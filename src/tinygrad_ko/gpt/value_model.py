@@ -38,7 +38,7 @@ def dot(xs: Sequence[Value], ws: Sequence[Value]) -> Value:
 
 
 def rms_norm(xs: Sequence[Value]) -> list[Value]:
-    """x / √(mean(x²) + ε): 벡터의 크기(제곱평균제곱근)를 1 근처로 맞춥니다."""
+    """x / √(mean(x²) + ε): 벡터의 제곱평균제곱근(RMS)을 1 근처로 맞춥니다."""
     mean_square = dot(xs, xs) * (1.0 / len(xs))
     scale = (mean_square + RMS_EPS) ** -0.5
     return [x * scale for x in xs]
@@ -86,10 +86,12 @@ class ValueGPT:
                     f"가중치 {name}의 모양이 {array.shape}입니다. 이 설정에서는 {shape}여야 합니다."
                 )
             self.rows[name] = [[Value(float(w)) for w in row] for row in array]
+        # --8<-- [start:columns]
         # x @ W 의 j번째 값은 x와 W의 j번째 열의 내적이므로 열을 따로 모아 둡니다(같은 Value들).
         self.columns = {
             name: [list(col) for col in zip(*rows, strict=True)] for name, rows in self.rows.items()
         }
+        # --8<-- [end:columns]
         self.attention: list[list[list[float]]] = []  # 마지막 forward의 어텐션 가중치(그림용)
 
     def parameters(self) -> list[Value]:
@@ -109,14 +111,19 @@ class ValueGPT:
             n: np.array([[v.grad for v in row] for row in rows]) for n, rows in self.rows.items()
         }
 
+    # --8<-- [start:linear]
     def _linear(self, xs: list[Value], name: str) -> list[Value]:
+        """xs @ W: W의 열마다 내적 하나. 출력의 j번째 값은 W의 j번째 열과 xs의 내적입니다."""
         return [dot(xs, column) for column in self.columns[name]]
+
+    # --8<-- [end:linear]
 
     # --8<-- [start:forward]
     def forward_token(self, token: int, pos: int, cache: list[tuple[list, list]]) -> list[Value]:
         """토큰 하나를 읽고 다음 토큰의 점수(logits)를 냅니다. cache에는 층마다 (키들, 값들)."""
         c = self.config
         x = [t + p for t, p in zip(self.rows["wte"][token], self.rows["wpe"][pos], strict=True)]
+        x = x if c.final_norm else rms_norm(x)  # microGPT: 임베딩 바로 뒤에서 정규화
         for i, (keys, values) in enumerate(cache):
             # 어텐션: 지금 토큰의 질의(q)를 지나간 모든 토큰의 키(k)와 견주어 값(v)을 섞습니다.
             h = rms_norm(x)
@@ -136,7 +143,7 @@ class ValueGPT:
             h = [u.relu() for u in self._linear(rms_norm(x), f"h.{i}.mlp.fc1")]
             out = self._linear(h, f"h.{i}.mlp.fc2")
             x = [a + b for a, b in zip(x, out, strict=True)] if c.residual else out
-        return self._linear(rms_norm(x), "lm_head")
+        return self._linear(rms_norm(x) if c.final_norm else x, "lm_head")  # GPT-2: 여기서 정규화
 
     # --8<-- [end:forward]
 
@@ -146,6 +153,7 @@ class ValueGPT:
     def _check_ids(self, ids: Sequence[int]) -> None:
         check_token_ids(ids, self.config.vocab_size)
 
+    # --8<-- [start:loss]
     def loss(self, ids: Sequence[int]) -> Value:
         """[BOS, 기호…, BOS]에서 다음 토큰을 맞히는 교차 엔트로피의 평균(문맥 길이까지만)."""
         self._check_ids(ids)
@@ -154,10 +162,12 @@ class ValueGPT:
             raise ValueError(
                 f"토큰이 둘 이상이어야 다음 토큰을 맞힐 수 있습니다. 받은 것: {list(ids)}"
             )
-        cache = self._new_cache()
+        cache = self._new_cache()  # 이 이름 하나만의 KV 캐시. 안의 키와 값은 그래프의 노드입니다
         self.attention = []
         losses = [cross_entropy(self.forward_token(ids[p], p, cache), ids[p + 1]) for p in range(n)]
         return total(losses) * (1.0 / n)
+
+    # --8<-- [end:loss]
 
     def logits(self, ids: Sequence[int]) -> np.ndarray:
         """ids를 차례로 읽은 뒤 다음 토큰의 점수(ids가 문맥보다 길면 마지막 block_size개만)."""

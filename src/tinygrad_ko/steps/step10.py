@@ -44,9 +44,8 @@ class SquareTest(unittest.TestCase):
 
     def test_gradient_check(self):
         rng = np.random.default_rng(0)  # 시드를 고정해 매번 같은 입력으로 검사합니다.
-        x = Variable(
-            rng.random(1)
-        )  # random(1)은 ndarray, random()은 float라 Variable이 거절합니다.
+        # random(1)은 원소 하나짜리 ndarray입니다. random()은 float라 Variable이 거절합니다.
+        x = Variable(rng.random(1))
         y = square(x)
         y.backward()
         num_grad = numerical_diff(square, x)
