@@ -161,3 +161,15 @@ def test_step43_linear_simple_drops_the_product_data():
     y.backward()
     np.testing.assert_array_equal(W.grad.data, np.full((3, 4), 2.0))
     assert step43.linear(x, W).shape == (2, 4)  # b가 없으면 x @ W
+
+
+def test_step43_linear_forward_is_the_books_dot():
+    # 책의 Linear도 순전파가 x.dot(W)입니다. 41단계의 matmul과 같은 한계를 가집니다.
+    # (예전 스냅숏은 Linear만 np.matmul을 써서, 3차원 순전파가 책과도 linear_simple과도 달랐습니다.)
+    a3, b3 = RNG.standard_normal((5, 4, 3)), RNG.standard_normal((5, 3, 2))
+    c = RNG.standard_normal(2)
+    y = step43.linear(step43.Variable(a3), step43.Variable(b3), step43.Variable(c))
+    assert y.shape == (5, 4, 5, 2)
+    np.testing.assert_allclose(y.data, np.einsum("aij,bjk->aibk", a3, b3) + c)
+    simple = step43.linear_simple(step43.Variable(a3), step43.Variable(b3), step43.Variable(c))
+    np.testing.assert_allclose(simple.data, y.data)

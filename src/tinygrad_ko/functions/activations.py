@@ -28,7 +28,7 @@ class Sigmoid(LibraryFunction):
         return (False,)
 
     def forward(self, x):
-        if x.dtype == np.float16:  # exp(12)부터 넘쳐 작은 값이 0이 되므로 PyTorch처럼 float32로
+        if x.dtype == np.float16:  # exp(11.1)부터 넘쳐 작은 값이 0이 되므로 PyTorch처럼 float32로
             return self.forward(x.astype(np.float32)).astype(np.float16)
         # x가 큰 음수면 exp(-x)가 inf로 넘치지만 1 / (1 + inf) = 0이라 값은 맞습니다. 경고만 끕니다.
         with np.errstate(over="ignore"):
