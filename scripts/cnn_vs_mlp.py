@@ -18,6 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # 벤치마크와 같은 조건: 한 스레드
+# CPU마다 OpenBLAS가 고르는 행렬 곱 커널이 달라 5에포크 뒤 정확도의 마지막 자리가 갈립니다(train_digit_cnn.py
+# 참고). 어느 x86 CPU에서나 같은 수가 나오도록 Haswell 커널로 정합니다. NumPy를 가져오기 전에 정해야 합니다.
+os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 import numpy as np  # noqa: E402
 from korean_cli import KoreanArgumentParser  # noqa: E402
