@@ -1,4 +1,4 @@
-"""오류 메시지에 받은 값을 적는 함수 하나. 엔진(`autograd.messages`)과 micrograd가 함께 씁니다.
+"""오류 메시지에 받은 값을 적는 함수 하나. 엔진(`autograd.messages`), 인수 검사(`_checks`)와 micrograd가 함께 씁니다.
 
 아무것도 가져오지 않으므로(NumPy도) NumPy 없이 도는 `tinygrad_ko.micrograd`도 이것을 씁니다.
 """

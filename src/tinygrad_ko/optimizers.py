@@ -32,26 +32,15 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable
 
 import numpy as np
 
+from ._checks import check_flag, check_fraction, check_positive, check_real
 from .autograd.variable import Variable, mark_modified
 from .nn.layers import Layer
 
 __all__ = ["AdaGrad", "Adam", "MomentumSGD", "Optimizer", "SGD", "clip_grad_norm_"]
-
-
-def _check_number(name: str, value: object, *, positive: bool = False, below_one: bool = False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise TypeError(f"{name}에는 유한한 실수를 넣어 주세요. 받은 값: {value!r}.")
-    low_ok = value > 0 if positive else value >= 0
-    if not low_ok or (below_one and value >= 1):
-        bound = "0보다 크고" if positive else "0 이상이고"
-        upper = " 1보다 작은" if below_one else ""
-        raise ValueError(f"{name}은(는) {bound}{upper} 수여야 합니다. 받은 값: {value!r}.")
-    return float(value)
 
 
 # --8<-- [start:optimizer]
@@ -61,7 +50,7 @@ class Optimizer:
     def __init__(self, params: Iterable[Variable] | Layer, lr: float) -> None:
         self.target = params if isinstance(params, Layer) else None
         self.param_list = None if self.target is not None else _as_param_list(params)
-        self.lr = _check_number("lr", lr, positive=True)
+        self.lr = check_positive("lr", lr)
         self.state: dict[Variable, dict] = {}  # 매개변수마다의 상태(모멘텀, 누적값, 스텝 수)
 
     def parameters(self) -> list[Variable]:
@@ -141,9 +130,9 @@ class SGD(Optimizer):
         nesterov: bool = False,
     ) -> None:
         super().__init__(params, lr)
-        self.momentum = _check_number("momentum", momentum)
-        self.dampening = _check_number("dampening", dampening)
-        self.weight_decay = _check_number("weight_decay", weight_decay)
+        self.momentum = check_positive("momentum", momentum, zero_ok=True)
+        self.dampening = check_positive("dampening", dampening, zero_ok=True)
+        self.weight_decay = check_positive("weight_decay", weight_decay, zero_ok=True)
         if nesterov and (self.momentum == 0 or self.dampening != 0):
             raise ValueError("nesterov=True에는 0이 아닌 momentum과 dampening=0이 필요합니다.")
         self.nesterov = bool(nesterov)
@@ -188,12 +177,12 @@ class AdaGrad(Optimizer):
         eps: float = 1e-10,
     ) -> None:
         super().__init__(params, lr)
-        self.lr_decay = _check_number("lr_decay", lr_decay)
-        self.weight_decay = _check_number("weight_decay", weight_decay)
-        self.initial_accumulator_value = _check_number(
-            "initial_accumulator_value", initial_accumulator_value
+        self.lr_decay = check_positive("lr_decay", lr_decay, zero_ok=True)
+        self.weight_decay = check_positive("weight_decay", weight_decay, zero_ok=True)
+        self.initial_accumulator_value = check_positive(
+            "initial_accumulator_value", initial_accumulator_value, zero_ok=True
         )
-        self.eps = _check_number("eps", eps)
+        self.eps = check_positive("eps", eps, zero_ok=True)
 
     def update_one(self, param, grad, state):
         grad = _with_weight_decay(param, grad, self.weight_decay)
@@ -229,11 +218,11 @@ class Adam(Optimizer):
         if not isinstance(betas, tuple | list) or len(betas) != 2:
             raise TypeError(f"betas에는 수 두 개의 튜플을 넣어 주세요. 받은 값: {betas!r}.")
         self.betas = (
-            _check_number("betas[0]", betas[0], below_one=True),
-            _check_number("betas[1]", betas[1], below_one=True),
+            check_fraction("betas[0]", betas[0]),
+            check_fraction("betas[1]", betas[1]),
         )
-        self.eps = _check_number("eps", eps)
-        self.weight_decay = _check_number("weight_decay", weight_decay)
+        self.eps = check_positive("eps", eps, zero_ok=True)
+        self.weight_decay = check_positive("weight_decay", weight_decay, zero_ok=True)
 
     def update_one(self, param, grad, state):
         beta1, beta2 = self.betas
@@ -266,11 +255,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     """
     max_norm = _check_clip_number("max_norm", max_norm)
     norm_type = _check_clip_number("norm_type", norm_type)
-    if not isinstance(error_if_nonfinite, bool):
-        raise TypeError(
-            f"error_if_nonfinite에는 True나 False를 넣어 주세요. "
-            f"받은 값: {error_if_nonfinite!r}({type(error_if_nonfinite).__name__})."
-        )
+    error_if_nonfinite = check_flag("error_if_nonfinite", error_if_nonfinite)
     params = [param for param in _clip_targets(parameters) if param.grad is not None]
     if not params:
         return 0.0
@@ -334,12 +319,9 @@ def _clip_targets(parameters) -> list[Variable]:
 
 
 def _check_clip_number(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"clip_grad_norm_의 {name}에는 실수를 넣어 주세요. "
-            f"받은 값: {value!r}({type(value).__name__}). 예: clip_grad_norm_(model.parameters(), max_norm=1.0)."
-        )
-    value = float(value)
+    """max_norm과 norm_type: inf는 뜻이 있어 받고(자르지 않음, 최대 노름), NaN과 음수는 거부합니다."""
+    example = " 예: clip_grad_norm_(model.parameters(), max_norm=1.0)."
+    value = check_real(f"clip_grad_norm_의 {name}", value, hint=example)
     if name == "max_norm" and (math.isnan(value) or value < 0):
         raise ValueError(
             f"clip_grad_norm_의 max_norm은 0 이상의 수여야 합니다(inf는 자르지 않는다는 뜻입니다). "

@@ -45,9 +45,11 @@ def test_spiral_points_follow_the_arms():
     assert np.abs(gap[radius > 0]).max() < 1.0
 
 
-@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
-def test_spiral_refuses_bad_counts(bad):
-    with pytest.raises(ValueError, match="정수"):
+@pytest.mark.parametrize(
+    ("bad", "error"), [(0, ValueError), (-1, ValueError), (2.5, TypeError), (True, TypeError)]
+)
+def test_spiral_refuses_bad_counts(bad, error):
+    with pytest.raises(error, match="n_per_class에는 1 이상의 정수"):
         make_spiral(bad)
 
 

@@ -212,16 +212,16 @@ def test_make_moons_without_noise_lies_on_two_half_circles():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "error", "message"),
     [
-        ({"n_samples": 1}, "n_samples"),
-        ({"n_samples": 10.0}, "n_samples"),
-        ({"n_samples": 10, "noise": -0.1}, "noise"),
-        ({"n_samples": 10, "noise": "big"}, "noise"),
+        ({"n_samples": 1}, ValueError, "n_samples"),
+        ({"n_samples": 10.0}, TypeError, "n_samples"),
+        ({"n_samples": 10, "noise": -0.1}, ValueError, "noise"),
+        ({"n_samples": 10, "noise": "big"}, TypeError, "noise"),
     ],
 )
-def test_make_moons_rejects_bad_arguments(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+def test_make_moons_rejects_bad_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
         make_moons(**kwargs)
 
 

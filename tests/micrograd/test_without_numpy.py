@@ -97,6 +97,7 @@ def test_micrograd_trains_where_numpy_cannot_be_imported():
     # 엔진(autograd, functions)은 가져오지 않았습니다.
     assert report["loaded"] == [
         "tinygrad_ko",
+        "tinygrad_ko._checks",
         "tinygrad_ko._describe",
         "tinygrad_ko.micrograd",
         "tinygrad_ko.micrograd.nn",

@@ -47,10 +47,21 @@ def test_extreme_ratios():
     assert not y.data.any() and y.data.dtype == np.float32
 
 
-@pytest.mark.parametrize("ratio", [-0.1, 1.5, "0.5", True])
-def test_bad_ratio(ratio):
-    with pytest.raises(ValueError, match="0 이상 1 이하"):
+@pytest.mark.parametrize(
+    ("ratio", "error"),
+    [
+        (-0.1, ValueError),
+        (1.5, ValueError),
+        (float("nan"), ValueError),
+        ("0.5", TypeError),
+        (True, TypeError),
+    ],
+)
+def test_bad_ratio(ratio, error):
+    with pytest.raises(error, match="ratio에는 0 이상 1 이하"):
         dropout(Variable(np.ones(2)), ratio)
+    with pytest.raises(error, match="ratio에는 0 이상 1 이하"):
+        Dropout(ratio)
 
 
 def test_dropout_layer():

@@ -59,7 +59,7 @@ def test_linear_second_order_gradient_of_parameters():
 def test_linear_refuses_bad_sizes_and_mismatched_inputs():
     with pytest.raises(ValueError, match="out_size"):
         Linear(0)
-    with pytest.raises(ValueError, match="in_size"):
+    with pytest.raises(TypeError, match="in_size"):
         Linear(3, in_size=2.5)
     layer = Linear(3, 4)
     with pytest.raises(ValueError, match="@"):

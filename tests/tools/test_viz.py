@@ -486,9 +486,11 @@ def test_non_graph_input_raises_type_error(bad):
         to_mermaid(bad)
 
 
-@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
-def test_bad_max_nodes(bad):
-    with pytest.raises(ValueError, match="max_nodes"):
+@pytest.mark.parametrize(
+    ("bad", "error"), [(0, ValueError), (-1, ValueError), (2.5, TypeError), (True, TypeError)]
+)
+def test_bad_max_nodes(bad, error):
+    with pytest.raises(error, match="max_nodes"):
         to_mermaid(step07.Variable(np.array(1.0)), max_nodes=bad)
 
 

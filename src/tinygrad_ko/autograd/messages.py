@@ -1,14 +1,16 @@
 """엔진이 내는 한국어 오류를 만드는 곳입니다. 엔진 코드는 `raise messages.이름(...)` 한 줄로 씁니다.
 
 메시지마다 세 가지를 말합니다: 무엇을 받았는지, 왜 안 되는지, 무엇을 하면 되는지. 이 모듈은 엔진의
-다른 모듈을 가져오지 않습니다(받은 객체의 속성만 읽습니다). 받은 값을 적는 `describe`는 NumPy 없는
-micrograd와 함께 쓰는 `tinygrad_ko._describe`에 있습니다.
+다른 모듈을 가져오지 않습니다(받은 객체의 속성만 읽습니다). 받은 값을 적는 `describe`와 True/False
+자리의 오류 `not_bool`은 NumPy 없는 micrograd와 함께 쓰는 `tinygrad_ko._describe`, `tinygrad_ko._checks`에
+있습니다.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._checks import not_bool  # noqa: F401 - 엔진이 messages.not_bool로 씁니다(설정, backward, grad)
 from .._describe import describe, short_repr  # noqa: F401 - short_repr는 functions가 여기서 가져갑니다
 
 # 미분할 수 없는 dtype: 문자열, 바이트, 파이썬 객체, 구조체, 날짜/시간.
@@ -49,10 +51,6 @@ def not_differentiable(dtype: np.dtype) -> TypeError:
         f"이미지처럼 정수로 온 데이터라면 data.astype(np.float32)나 data.astype(np.float64)로 바꿔서 "
         f"넣고, 미분하지 않을 상수라면 Variable(data, requires_grad=False)로 만드세요."
     )
-
-
-def not_bool(where: str, value: object, hint: str = "") -> TypeError:
-    return TypeError(f"{where}에는 True나 False를 넣어 주세요. 받은 값: {describe(value)}.{hint}")
 
 
 def no_length(x: object) -> TypeError:

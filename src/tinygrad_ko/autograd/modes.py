@@ -22,7 +22,7 @@ import contextvars
 from collections.abc import Callable
 from typing import TypeVar
 
-from . import messages
+from .._checks import check_flag
 
 # 설정 이름 -> 그 설정을 담는 ContextVar. 새 스레드는 기본값에서 시작합니다.
 _ENABLE_BACKPROP: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -48,13 +48,6 @@ def _setting(name: object) -> contextvars.ContextVar[bool]:
         ) from None
 
 
-def _check_bool(name: str, value: object) -> bool:
-    """설정값은 True나 False만 받습니다. `"False"`는 참으로 읽히므로 조용히 받지 않습니다."""
-    if type(value) is not bool:
-        raise messages.not_bool(f"설정 {name}", value)
-    return value
-
-
 class _ConfigMeta(type):
     """`Config.enable_backprop`을 읽고 쓰면 현재 스레드(작업)의 값이 바뀌도록 합니다."""
 
@@ -64,7 +57,7 @@ class _ConfigMeta(type):
 
     @enable_backprop.setter
     def enable_backprop(cls, value: bool) -> None:
-        _SETTINGS["enable_backprop"].set(_check_bool("enable_backprop", value))
+        _SETTINGS["enable_backprop"].set(check_flag("설정 enable_backprop", value))
 
     @property
     def train(cls) -> bool:
@@ -72,7 +65,7 @@ class _ConfigMeta(type):
 
     @train.setter
     def train(cls, value: bool) -> None:
-        _SETTINGS["train"].set(_check_bool("train", value))
+        _SETTINGS["train"].set(check_flag("설정 train", value))
 
 
 class Config(metaclass=_ConfigMeta):
@@ -93,7 +86,7 @@ class using_config(contextlib.ContextDecorator):  # noqa: N801 - 책과 같은 �
     def __init__(self, name: str, value: bool) -> None:
         self._var = _setting(name)
         self._name = name
-        self._value = _check_bool(name, value)
+        self._value = check_flag(f"설정 {name}", value)
         self._tokens: list[contextvars.Token[bool]] = []
 
     def _recreate_cm(self) -> using_config:  # 데코레이터: 호출마다 새 블록

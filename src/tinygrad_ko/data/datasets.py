@@ -11,11 +11,12 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from .._checks import check_count, check_flag, check_positive, is_integer
 
 __all__ = [
     "MNIST",
@@ -41,10 +42,8 @@ def make_moons(
     돌려주는 것: 점의 좌표 `X` (모양 `(n_samples, 2)`)와 레이블 `y` (모양 `(n_samples,)`,
     위쪽 반달은 -1.0, 아래쪽 반달은 +1.0). 같은 `seed`면 언제나 같은 점이 나옵니다.
     """
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 2:
-        raise ValueError(f"n_samples는 2 이상의 정수여야 합니다. 받은 값: {n_samples!r}")
-    if isinstance(noise, bool) or not isinstance(noise, int | float) or not noise >= 0:
-        raise ValueError(f"noise는 0 이상의 수여야 합니다. 받은 값: {noise!r}")
+    n_samples = check_count("n_samples", n_samples, minimum=2)
+    noise = check_positive("noise", noise, zero_ok=True, finite=False)
     rng = np.random.default_rng(seed)
     n_upper = n_samples // 2
     n_lower = n_samples - n_upper
@@ -61,12 +60,6 @@ def make_moons(
 # --8<-- [end:moons]
 
 
-def _check_count(name: str, value: object, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name}은(는) {minimum} 이상의 정수여야 합니다. 받은 값: {value!r}.")
-    return int(value)
-
-
 # --8<-- [start:spiral]
 def make_spiral(
     n_per_class: int = 100, n_classes: int = 3, *, seed: int | None = 0
@@ -78,8 +71,8 @@ def make_spiral(
     갈래 j의 i번째 점은 반지름 r = i / n_per_class, 각도 θ = 4j + 4r + 잡음(표준편차 0.2)에
     있습니다. 직선 하나로는 갈래를 나눌 수 없어, 층이 여럿인 신경망이 필요합니다.
     """
-    n_per_class = _check_count("n_per_class", n_per_class)
-    n_classes = _check_count("n_classes", n_classes)
+    n_per_class = check_count("n_per_class", n_per_class)
+    n_classes = check_count("n_classes", n_classes)
     rng = np.random.default_rng(seed)
     radius = np.tile(np.arange(n_per_class) / n_per_class, n_classes)
     labels = np.repeat(np.arange(n_classes), n_per_class)
@@ -99,9 +92,8 @@ def make_sin_curve(
 
     돌려주는 것: `x` (모양 `(n_samples, 1)`, [0, 1) 구간)와 `y` (모양 `(n_samples, 1)`).
     """
-    n_samples = _check_count("n_samples", n_samples)
-    if isinstance(noise, bool) or not isinstance(noise, numbers.Real) or not noise >= 0:
-        raise ValueError(f"noise는 0 이상의 수여야 합니다. 받은 값: {noise!r}.")
+    n_samples = check_count("n_samples", n_samples)
+    noise = check_positive("noise", noise, zero_ok=True, finite=False)
     rng = np.random.default_rng(seed)
     x = rng.random((n_samples, 1))
     y = np.sin(2 * np.pi * x) + noise * rng.random((n_samples, 1))
@@ -116,8 +108,7 @@ def load_mnist(train: bool = True) -> tuple[np.ndarray, np.ndarray]:
     `train=True`이면 학습용 8,000장, False이면 시험용 2,000장입니다. 두 세트는 MNIST 학습 세트의
     앞 10,000장을 나눈 것입니다(출처: `tinygrad_ko/data/README.md`).
     """
-    if not isinstance(train, bool):
-        raise TypeError(f"train에는 True나 False를 넣어 주세요. 받은 값: {train!r}.")
+    train = check_flag("train", train)
     if not MNIST_FILE.is_file():
         raise FileNotFoundError(
             f"손글씨 숫자 파일이 없습니다: {MNIST_FILE}. 저장소를 다시 받거나 "
@@ -150,9 +141,7 @@ class Dataset:
                     f"{name}에는 함수(호출할 수 있는 것)나 None을 넣어 주세요. "
                     f"받은 값: {type(value).__name__}."
                 )
-        if not isinstance(train, bool | np.bool_):  # "False" 같은 문자열이 참으로 읽히지 않게
-            raise TypeError(f"train에는 True나 False를 넣어 주세요. 받은 값: {train!r}.")
-        self.train = bool(train)
+        self.train = check_flag("train", train, also=np.bool_)
         self.transform = transform
         self.target_transform = target_transform
         self.data: np.ndarray | None = None
@@ -181,7 +170,7 @@ class Dataset:
 
     def _position(self, index: object) -> int:
         """정수 번호(음수는 끝에서부터)를 0 이상의 위치로 바꿉니다. 범위 밖이면 IndexError."""
-        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+        if not is_integer(index):
             raise TypeError(
                 f"데이터셋의 번호는 정수여야 합니다. 받은 값: {type(index).__name__} {index!r}. "
                 f"여러 개를 꺼내려면 DataLoader나 [dataset[i] for i in ...]를 쓰세요."

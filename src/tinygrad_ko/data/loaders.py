@@ -19,11 +19,11 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterator
 
 import numpy as np
 
+from .._checks import check_count
 from .datasets import Dataset
 
 __all__ = ["DataLoader", "SeqDataLoader"]
@@ -51,12 +51,8 @@ class DataLoader:
             raise TypeError(
                 f"DataLoader에는 첫 축이 샘플 번호인 배열을 넣어 주세요. 받은 값: 0차원 배열 {dataset!r}."
             )
-        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
-            raise TypeError(f"batch_size에는 정수를 넣어 주세요. 받은 값: {batch_size!r}.")
-        if batch_size < 1:
-            raise ValueError(f"batch_size는 1 이상이어야 합니다. 받은 값: {batch_size}.")
         self.dataset = dataset
-        self.batch_size = int(batch_size)
+        self.batch_size = check_count("batch_size", batch_size)
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.rng = np.random.default_rng(seed)

@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from .._checks import check_flag
 from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, broadcast_to
 
@@ -74,12 +75,8 @@ class Reduction(LibraryFunction):
     name = "reduction"
 
     def __init__(self, axis: object = None, keepdims: bool = False) -> None:
-        if type(keepdims) is not bool:
-            raise TypeError(
-                f"{self.name}의 keepdims에는 True나 False를 주세요. 받은 값: {keepdims!r}."
-            )
         self.axis = axis
-        self.keepdims = keepdims
+        self.keepdims = check_flag(f"{self.name}의 keepdims", keepdims)
 
     def keep(self, needs):
         return (False,)  # 기본은 입력의 모양만 기억합니다.

@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from tinygrad_ko._checks import check_count, check_flag, check_positive
 
 __all__ = ["GPTConfig", "init_weights", "parameter_count", "weight_shapes"]
 
@@ -33,23 +34,15 @@ class GPTConfig:
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "n_embd", "n_head", "n_layer", "block_size", "mlp_ratio"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(
-                    f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {value!r}. 양의 정수를 넣으세요."
-                )
+            check_count(name, getattr(self, name))
         for name in ("residual", "final_norm"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(
-                    f"{name}은(는) True나 False여야 합니다. 받은 값: {getattr(self, name)!r}"
-                )
+            check_flag(name, getattr(self, name))
         if self.n_embd % self.n_head:
             raise ValueError(
                 f"n_embd({self.n_embd})가 n_head({self.n_head})로 나누어떨어지지 않습니다. "
                 "헤드마다 같은 칸 수를 나눠 주도록 n_embd를 n_head의 배수로 정하세요."
             )
-        if not (isinstance(self.init_std, numbers.Real) and self.init_std > 0):
-            raise ValueError(f"init_std는 양수여야 합니다. 받은 값: {self.init_std!r}")
+        check_positive("init_std", self.init_std)
 
     @property
     def head_size(self) -> int:

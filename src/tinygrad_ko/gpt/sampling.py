@@ -11,29 +11,17 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
+
+from tinygrad_ko._checks import check_count, check_positive
 
 from .data import LEAD, Tokenizer
 
 __all__ = ["iter_names", "sample_ids", "sample_names"]
 
 LogitsFn = Callable[[Sequence[int]], np.ndarray]
-
-
-def _check_temperature(temperature: float) -> float:
-    if (
-        not isinstance(temperature, numbers.Real)
-        or isinstance(temperature, bool)
-        or not 0 < temperature < math.inf
-    ):
-        raise ValueError(
-            f"온도(temperature)는 0보다 큰 유한한 수여야 합니다. 받은 값: {temperature!r}. 0.5, 1.0처럼 넣으세요."
-        )
-    return float(temperature)
 
 
 def _check_logits(logits: np.ndarray, tokenizer: Tokenizer) -> np.ndarray:
@@ -63,7 +51,7 @@ def sample_ids(
     grammar: bool = True,
 ) -> list[int]:
     """BOS에서 시작해 토큰을 하나씩 뽑아 [BOS, …]를 돌려줍니다(끝의 BOS는 넣지 않습니다)."""
-    temperature = _check_temperature(temperature)
+    temperature = check_positive("온도(temperature)", temperature, hint=" 예: temperature=0.5.")
     ids = [tokenizer.bos]
     while len(ids) <= block_size:  # 위치 0 … block_size-1 까지만 읽을 수 있습니다
         scores = _check_logits(logits_fn(ids), tokenizer)
@@ -101,8 +89,7 @@ def iter_names(
 ) -> Iterator[str]:
     """이름 n개를 하나씩 뽑아 내놓습니다(한국어는 음절로 모아서). 다 모으기 전에 하나씩 쓸 수 있어, 아주 큰
     n도 메모리를 쌓지 않고 화면에 바로 나옵니다."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise ValueError(f"n은 0 이상의 정수여야 합니다. 받은 값: {n!r}")
+    n = check_count("n", n, minimum=0)
     rng = np.random.default_rng(seed)
     # 생성기 식을 돌려주므로 n의 검사는 부르는 그 자리에서, 이름은 꺼낼 때마다 하나씩 뽑힙니다.
     return (

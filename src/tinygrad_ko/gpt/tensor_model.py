@@ -17,8 +17,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from tinygrad_ko import Parameter, exp, log, no_grad
+from tinygrad_ko._checks import check_positive
 from tinygrad_ko.nn.layers import Layer
-from tinygrad_ko.optimizers import Adam, _check_number
+from tinygrad_ko.optimizers import Adam
 
 from .config import GPTConfig, weight_shapes
 from .data import check_token_ids
@@ -175,7 +176,7 @@ class TensorEngine:
         self.model.cleargrads()
         loss = self.model.loss(batch)
         loss.backward()
-        self.optimizer.lr = _check_number("lr", lr, positive=True)  # 옵티마이저가 만들 때 하는 검사
+        self.optimizer.lr = check_positive("lr", lr)  # 옵티마이저가 만들 때 하는 검사
         self.optimizer.step()
         return float(loss.data)
 

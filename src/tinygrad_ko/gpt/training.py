@@ -13,7 +13,7 @@ from typing import Protocol, TextIO
 
 import numpy as np
 
-from tinygrad_ko.optimizers import _check_number
+from tinygrad_ko._checks import check_count, check_positive
 
 from .data import Tokenizer
 
@@ -94,9 +94,8 @@ def train(
     progress: Callable[[int, float], None] | None = None,
 ) -> list[float]:
     """이름을 섞어 한 스텝에 하나씩 `steps`번 학습하고, 스텝마다의 손실을 돌려줍니다."""
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ValueError(f"steps는 1 이상의 정수여야 합니다. 받은 값: {steps!r}")
-    lr = _check_number("lr", lr, positive=True)  # 음수나 nan 학습률은 가중치를 조용히 망칩니다
+    steps = check_count("steps", steps)
+    lr = check_positive("lr", lr)  # 음수나 nan 학습률은 가중치를 조용히 망칩니다
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(names))
     losses = []

@@ -13,6 +13,7 @@ import numbers
 import random
 from collections.abc import Callable, Iterable, Sequence
 
+from .._checks import check_count, is_integer, is_real
 from .._describe import describe
 from .value import Value
 
@@ -35,14 +36,6 @@ class Module:
 # --8<-- [end:module]
 
 
-def _check_count(name: str, n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(
-            f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {n!r}. 2, 16처럼 양의 정수를 넣으세요."
-        )
-    return int(n)
-
-
 def _generator_from_global_state() -> random.Random:
     """시드를 주지 않았을 때의 난수 생성기: 파이썬의 전역 상태(`random.seed`)에서 시드를 하나 뽑습니다.
 
@@ -56,7 +49,7 @@ def _generator_from_global_state() -> random.Random:
 def _seeded_generator(seed: object) -> random.Random:
     if seed is None:
         return _generator_from_global_state()
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if not is_integer(seed):
         raise TypeError(f"seed는 정수여야 합니다. 받은 것: {describe(seed)}. seed=0처럼 넣으세요.")
     return random.Random(int(seed))
 
@@ -92,7 +85,7 @@ class Neuron(Module):
     """입력의 가중합에 편향을 더하고, `nonlin`이면 ReLU를 씌웁니다."""
 
     def __init__(self, nin: int, nonlin: bool = True, *, rng: random.Random | None = None):
-        nin = _check_count("nin", nin)
+        nin = check_count("nin", nin)
         rng = _as_generator(rng)
         self.w = [Value(rng.uniform(-1.0, 1.0)) for _ in range(nin)]
         self.b = Value(0.0)
@@ -122,7 +115,7 @@ class Layer(Module):
     def __init__(
         self, nin: int, nout: int, nonlin: bool = True, *, rng: random.Random | None = None
     ):
-        nout = _check_count("nout", nout)
+        nout = check_count("nout", nout)
         rng = _as_generator(rng)
         self.neurons = [Neuron(nin, nonlin, rng=rng) for _ in range(nout)]
 
@@ -152,14 +145,14 @@ class MLP(Module):
     """
 
     def __init__(self, nin: int, nouts: Sequence[int], *, seed: int | None = None):
-        nin = _check_count("nin", nin)
+        nin = check_count("nin", nin)
         if isinstance(nouts, numbers.Integral) or not isinstance(nouts, Sequence) or not nouts:
             raise TypeError(
                 f"nouts에는 층마다의 뉴런 수를 담은 리스트를 넣어야 합니다. 받은 것: {nouts!r}. "
                 "[16, 16, 1]처럼 리스트로 넣으세요."
             )
         rng = _seeded_generator(seed)  # 모델마다 자기 생성기: random.Random(seed)
-        sizes = [nin, *(_check_count("nouts의 원소", n) for n in nouts)]
+        sizes = [nin, *(check_count("nouts의 원소", n) for n in nouts)]
         last = len(nouts) - 1
         self.layers = [
             Layer(sizes[i], sizes[i + 1], nonlin=i != last, rng=rng) for i in range(len(nouts))
@@ -223,13 +216,11 @@ def _check_points(
             "점마다 점수 하나와 레이블 하나를 넣으세요."
         )
     for i, s in enumerate(scores):
-        if not isinstance(s, Value) and not (
-            numbers_ok and isinstance(s, numbers.Real) and not isinstance(s, bool)
-        ):
+        if not isinstance(s, Value) and not (numbers_ok and is_real(s)):
             raise _not_a_score(s, i)
     signs = []
     for i, yi in enumerate(labels):
-        y = float(yi) if isinstance(yi, numbers.Real) and not isinstance(yi, bool) else None
+        y = float(yi) if is_real(yi) else None
         if y != 1.0 and y != -1.0:
             if y == 0.0:
                 todo = "0/1 레이블이라면 2 * y - 1로 -1/+1 레이블을 만들어 넘겨 주세요."

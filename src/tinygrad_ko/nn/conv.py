@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import check_count
 from ..autograd.variable import Parameter, Variable
 from ..functions.conv import conv2d, pair
-from .layers import Layer, _check_size
+from .layers import Layer
 
 __all__ = ["Conv2d"]
 
@@ -35,11 +36,11 @@ class Conv2d(Layer):
         dtype: object = np.float32,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        self.out_channels = _check_size("out_channels", out_channels)
+        self.out_channels = check_count("out_channels", out_channels)
         self.kernel_size = pair(kernel_size, "kernel_size")
         self.stride = pair(stride, "stride")
         self.pad = pair(pad, "pad", minimum=0)
-        self.in_channels = None if in_channels is None else _check_size("in_channels", in_channels)
+        self.in_channels = None if in_channels is None else check_count("in_channels", in_channels)
         self.dtype = np.dtype(dtype)
         self.rng = np.random.default_rng(seed)
         self.W = Parameter(None, name="W")
@@ -60,7 +61,7 @@ class Conv2d(Layer):
                 raise ValueError(
                     f"Conv2d의 입력은 (N, C, H, W) 모양의 4차원 배열이어야 합니다. 받은 모양: {shape}."
                 )
-            self.in_channels = _check_size("입력의 채널 수", shape[1])
+            self.in_channels = check_count("입력의 채널 수", shape[1])
             self._init_W()
         return conv2d(x, self.W, self.b, self.stride, self.pad)
         # --8<-- [end:conv2d-layer]

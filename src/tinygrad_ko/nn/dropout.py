@@ -7,10 +7,9 @@ dropout). 그래서 출력의 기댓값이 입력과 같고, 시험 모드(`test
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from .._checks import check_fraction
 from ..autograd.modes import train_enabled
 from ..autograd.variable import as_variable
 from .layers import Layer
@@ -20,12 +19,6 @@ __all__ = ["Dropout", "dropout"]
 _default_rng = np.random.default_rng()
 
 
-def _check_ratio(ratio: object) -> float:
-    if isinstance(ratio, bool) or not isinstance(ratio, numbers.Real) or not 0 <= ratio <= 1:
-        raise ValueError(f"ratio는 0 이상 1 이하의 수여야 합니다. 받은 값: {ratio!r}.")
-    return float(ratio)
-
-
 # --8<-- [start:dropout]
 def dropout(x, ratio: float = 0.5, *, rng: np.random.Generator | None = None):
     """학습 모드에서는 원소를 확률 `ratio`로 끄고 나머지를 1/(1 − ratio)배 합니다. 시험 모드에서는 x 그대로.
@@ -33,7 +26,7 @@ def dropout(x, ratio: float = 0.5, *, rng: np.random.Generator | None = None):
     끄는 자리(마스크)는 미분하지 않는 상수라서, 역전파에서도 같은 자리의 미분값만 0이 됩니다.
     `rng`(numpy.random.Generator)를 주면 그 난수로 마스크를 만듭니다(되풀이할 수 있는 실험).
     """
-    ratio = _check_ratio(ratio)
+    ratio = check_fraction("ratio", ratio, include_one=True)
     x = as_variable(x)
     if not train_enabled() or ratio == 0.0:
         return x
@@ -51,7 +44,7 @@ class Dropout(Layer):
     """드롭아웃을 층으로: `Sequential(Linear(100), relu, Dropout(0.5), Linear(10))`처럼 씁니다."""
 
     def __init__(self, ratio: float = 0.5, *, rng: np.random.Generator | None = None) -> None:
-        self.ratio = _check_ratio(ratio)
+        self.ratio = check_fraction("ratio", ratio, include_one=True)
         self.rng = rng
 
     def forward(self, x):

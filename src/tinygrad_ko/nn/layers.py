@@ -20,6 +20,7 @@ from typing import IO
 
 import numpy as np
 
+from .._checks import check_count
 from ..autograd.variable import Parameter, Variable
 from ..functions.matrix import linear
 
@@ -294,8 +295,8 @@ class Linear(Layer):
         dtype: object = np.float32,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        self.out_size = _check_size("out_size", out_size)
-        self.in_size = None if in_size is None else _check_size("in_size", in_size)
+        self.out_size = check_count("out_size", out_size)
+        self.in_size = None if in_size is None else check_count("in_size", in_size)
         self.dtype = np.dtype(dtype)
         self.rng = np.random.default_rng(seed)
         self.W = Parameter(None, name="W")
@@ -310,7 +311,7 @@ class Linear(Layer):
 
     def forward(self, x):
         if self.W.data is None:
-            self.in_size = _check_size("입력의 마지막 축 크기", _last_axis(x))
+            self.in_size = check_count("입력의 마지막 축 크기", _last_axis(x))
             self._init_W()
         return linear(x, self.W, self.b)
 
@@ -333,9 +334,3 @@ def _last_axis(x: object) -> int:
             f"0차원 {type(x).__name__}(모양 ()). 수 하나라면 np.array([[값]])처럼 (1, 1)로 주세요."
         )
     return shape[-1]
-
-
-def _check_size(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name}은(는) 1 이상의 정수여야 합니다. 받은 값: {value!r}.")
-    return int(value)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import check_count
 from ..autograd.variable import Variable
 from ..functions.activations import sigmoid
 from ..functions.elementwise import tanh
-from .layers import Layer, Linear, _check_size
+from .layers import Layer, Linear
 
 __all__ = ["LSTM", "RNN"]
 
@@ -54,7 +55,7 @@ class RNN(Layer):
         dtype: object = np.float32,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        H = _check_size("hidden_size", hidden_size)
+        H = check_count("hidden_size", hidden_size)
         rng = np.random.default_rng(seed)
         self.x2h = Linear(H, in_size=in_size, dtype=dtype, seed=rng)
         self.h2h = Linear(H, in_size=H, bias=False, dtype=dtype, seed=rng)
@@ -98,7 +99,7 @@ class LSTM(Layer):
         dtype: object = np.float32,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        self.hidden_size = H = _check_size("hidden_size", hidden_size)
+        self.hidden_size = H = check_count("hidden_size", hidden_size)
         rng = np.random.default_rng(seed)
         self.x2h = Linear(4 * H, in_size=in_size, dtype=dtype, seed=rng)
         self.h2h = Linear(4 * H, in_size=H, bias=False, dtype=dtype, seed=rng)

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._checks import check_count
+
 __all__ = ["DEFAULT_MAX_NODES", "mermaid_text", "node_name", "nodes", "to_dot", "to_mermaid"]
 
 # 이보다 큰 그림은 페이지에서 읽을 수 없고 mermaid도 그리기를 거부합니다(기본 간선 한도 500).
@@ -198,8 +200,7 @@ def _collect(
 def _read(
     output: object, show_grad: bool, refs: bool, max_nodes: int
 ) -> tuple[_GraphReader, _Graph]:
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise ValueError(f"max_nodes는 1 이상의 정수여야 합니다. 받은 값: {max_nodes!r}")
+    max_nodes = check_count("max_nodes", max_nodes)
     roots = list(output) if isinstance(output, list | tuple) else [output]
     if not roots:
         raise ValueError("그릴 출력 노드가 없습니다. 변수(Variable)나 Value를 하나 이상 주세요.")
