@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tinygrad_ko._checks import check_count, check_flag, check_positive
+from tinygrad_ko._checks import check_count, check_positive
 
 __all__ = ["GPTConfig", "init_weights", "parameter_count", "weight_shapes"]
 
@@ -36,7 +36,10 @@ class GPTConfig:
         for name in ("vocab_size", "n_embd", "n_head", "n_layer", "block_size", "mlp_ratio"):
             check_count(name, getattr(self, name))
         for name in ("residual", "final_norm"):
-            check_flag(name, getattr(self, name))
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(
+                    f"{name}은(는) True나 False여야 합니다. 받은 값: {getattr(self, name)!r}"
+                )
         if self.n_embd % self.n_head:
             raise ValueError(
                 f"n_embd({self.n_embd})가 n_head({self.n_head})로 나누어떨어지지 않습니다. "
