@@ -96,14 +96,18 @@ def _as_param_list(params: object) -> list[Variable]:
             f"옵티마이저에는 매개변수들의 나열이나 모델(Layer)을 넘겨 주세요. "
             f"받은 값: {type(params).__name__}. 예: SGD(model.parameters(), lr=0.1)."
         )
+    return _unique_variables(params, "옵티마이저가 고칠 수 있는 것은 Variable(Parameter)뿐입니다.")
+
+
+def _unique_variables(items: Iterable, only_variables: str) -> list[Variable]:
+    """나열의 변수들을 순서대로, 같은 변수는 한 번만 모읍니다. 변수가 아닌 것은 `only_variables`로 거부합니다."""
     unique: dict[int, Variable] = {}
-    for param in params:
-        if not isinstance(param, Variable):
+    for item in items:
+        if not isinstance(item, Variable):
             raise TypeError(
-                f"옵티마이저가 고칠 수 있는 것은 Variable(Parameter)뿐입니다. "
-                f"받은 값: {type(param).__name__}. model.parameters()를 넘겨 주세요."
+                f"{only_variables} 받은 값: {type(item).__name__}. model.parameters()를 넘겨 주세요."
             )
-        unique.setdefault(id(param), param)  # 같은 매개변수는 한 번만 고칩니다.
+        unique.setdefault(id(item), item)  # 같은 매개변수는 한 번만 고칩니다.
     return list(unique.values())
 
 
@@ -307,15 +311,9 @@ def _clip_targets(parameters) -> list[Variable]:
             f"clip_grad_norm_에는 매개변수 하나, 매개변수들의 나열, 또는 모델(Layer)을 넘겨 주세요. "
             f"받은 값: {type(parameters).__name__}. 예: clip_grad_norm_(model.parameters(), 1.0)."
         )
-    unique: dict[int, Variable] = {}
-    for param in parameters:
-        if not isinstance(param, Variable):
-            raise TypeError(
-                f"clip_grad_norm_이 자를 수 있는 것은 Variable(Parameter)의 미분값뿐입니다. "
-                f"받은 값: {type(param).__name__}. model.parameters()를 넘겨 주세요."
-            )
-        unique.setdefault(id(param), param)
-    return list(unique.values())
+    return _unique_variables(
+        parameters, "clip_grad_norm_이 자를 수 있는 것은 Variable(Parameter)의 미분값뿐입니다."
+    )
 
 
 def _check_clip_number(name: str, value: object) -> float:
