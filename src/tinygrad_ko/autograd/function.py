@@ -43,6 +43,8 @@ _claim_lock = threading.Lock()
 _ARRAYS = (np.ndarray, np.generic)  # 상수로 받는 NumPy 값
 _SCALARS = (np.generic, Number)  # forward가 0차원 결과로 돌려주는 수
 _PYTHON_NUMBERS = (float, int, complex)
+# create_graph에서 saved()가 감싸지 않고 그대로 돌려주는 입력: 변수와 파이썬 수(상대의 dtype을 따릅니다, NEP 50)
+_GRAPH_AS_IS = (Variable, Number)
 
 
 class Function:
@@ -218,8 +220,8 @@ class Function:
         for edge, stamp in zip(self.edges, self.stamps):
             if stamp is None:
                 values.append(None)
-            elif as_graph:  # 파이썬 수는 그대로: 상대의 dtype을 따릅니다(NEP 50).
-                values.append(edge if isinstance(edge, Variable | Number) else constant(edge))
+            elif as_graph:
+                values.append(edge if isinstance(edge, _GRAPH_AS_IS) else constant(edge))
             else:
                 values.append(edge.data if isinstance(edge, Variable) else edge)
         return values
