@@ -17,6 +17,8 @@ DOCS = ROOT / "docs"
 if str(ROOT / "scripts") not in sys.path:
     sys.path.insert(0, str(ROOT / "scripts"))
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
+# 장 페이지: 파일 이름이 장 번호로 시작하는 마크다운(part4/22-tensors.md). 첫 괄호 묶음이 그 번호입니다.
+CHAPTER_FILE = re.compile(r"^(\d+)-[^/]+\.md$")
 
 CHROMIUM_ARGS = [
     "--headless",

@@ -17,10 +17,9 @@ import re
 from itertools import pairwise
 
 import pytest
-from sitetools import DOCS, load_site_config
+from sitetools import CHAPTER_FILE, DOCS, load_site_config
 
 INDEX = DOCS / "index.md"
-CHAPTER_FILE = re.compile(r"^\d+-[^/]+\.md$")
 TITLE = re.compile(r"^# (\d+)장\. ")
 NODE = re.compile(r'^\s*(\w+)\["(.*)"\]\s*$')
 HEAD = re.compile(r"^(?P<part>.+?) · (?P<first>\d+)–(?P<last>\d+)장<br>")

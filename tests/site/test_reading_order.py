@@ -16,13 +16,12 @@ import posixpath
 import re
 
 import pytest
-from sitetools import DOCS, load_site_config
+from sitetools import CHAPTER_FILE, DOCS, load_site_config
 
 # 쓰는 동안 비워 둔 장 번호. 장을 쓰는 동안만 채우고, 그 장들이 nav에 들어오면 비웁니다(비우지 않으면
 # 아래 테스트가 그 번호를 "비워 둔 번호"로 보고 실패합니다). 제5고지 39~44장이 들어와 지금은 없습니다.
 RESERVED: frozenset[int] = frozenset()
 
-CHAPTER_FILE = re.compile(r"^(\d+)-[^/]+\.md$")
 TITLE = re.compile(r"^# (\d+)장\. ")
 # 링크 글자가 장 번호로 시작하는 링크: [16장](...), [16장. 제목](...), [45~46장](...), [16장의 규칙](...)
 NUMBERED_LINK = re.compile(r"\[(\d+)(?:\s*([~–·])\s*(\d+))?장[^\]]*\]\(([^)\s]+)\)")
