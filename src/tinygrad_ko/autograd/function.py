@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import weakref
 from numbers import Number
+from typing import NoReturn
 
 import numpy as np
 
@@ -61,6 +62,8 @@ class Function:
     supports_create_graph = False
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
+    # 빠른 길(fastpath.py)이 0차원 실수 데이터를 NumPy 스칼라로 넘겨도 되는지(값이 같은 사칙연산만).
+    scalar_inputs = False
 
     # --- 그래프에 들 때 정해지는 상태(기본값은 "그래프 밖") ----------------------------------------
     generation = 0
@@ -80,6 +83,11 @@ class Function:
     in_graph = False  # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
+        """함수를 부릅니다: 순전파를 계산하고, 미분이 필요하면 출력을 그래프에 잇습니다.
+
+        이것이 기준 구현입니다. 라이브러리를 가져오면 같은 결과를 더 빨리 내는 `fastpath.call`이 이 자리에
+        끼워집니다(`tinygrad_ko.use_fast_path(False)`이면 이 함수가 그대로 돕니다).
+        """
         node = self._claim()
         xs, needs = [], []  # 입력마다 forward에 넘길 데이터와 미분이 필요한지
         for x in inputs:
@@ -89,10 +97,7 @@ class Function:
         try:
             ys = node.forward(*xs)
         except (TypeError, ValueError) as error:
-            clearer = messages.forward_failed(node, inputs, error)
-            if clearer is None:
-                raise
-            raise clearer from error
+            explain_forward_error(node, inputs, error)
         ys = ys if isinstance(ys, tuple) else (ys,)
         outputs = [Variable(_as_output_data(y), requires_grad=False) for y in ys]
         if any(needs) and backprop_enabled():
@@ -210,17 +215,22 @@ class Function:
 
         보통의 역전파(역전파 비활성 모드)에서는 데이터(ndarray)를, `create_graph=True`일 때
         (역전파 활성 모드)는 Variable을 돌려줍니다. 그래서 `gy * cos(x)` 같은 한 가지 식이 두
-        경우에 모두 맞습니다.
+        경우에 모두 맞습니다. 붙잡은 변수의 data가 순전파 뒤에 바뀌었으면 꺼내기 전에 멈춥니다
+        (`check_stamps`와 같은 검사).
         """
-        if self.edges is None:
+        edges = self.edges
+        if edges is None:
             raise messages.released(self)
-        self.check_stamps()
         as_graph = backprop_enabled()
         values = []
-        for edge, stamp in zip(self.edges, self.stamps):
-            if stamp is None:
+        for i, stamp in enumerate(self.stamps):
+            if stamp is None:  # 붙잡지 않은 입력
                 values.append(None)
-            elif as_graph:
+                continue
+            edge = edges[i]
+            if stamp is not True:  # 붙잡은 변수: data가 순전파 때 그대로인지 봅니다.
+                self._check_stamp(i, edge, stamp)
+            if as_graph:
                 values.append(edge if isinstance(edge, _GRAPH_AS_IS) else constant(edge))
             else:
                 values.append(edge.data if isinstance(edge, Variable) else edge)
@@ -233,11 +243,14 @@ class Function:
         잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
         비교하려면 순전파마다 복사해야 합니다).
         """
-        for i, (edge, stamp) in enumerate(zip(self.edges, self.stamps)):
-            if isinstance(stamp, tuple):
-                data, version = stamp
-                if edge.data is not data or edge.version != version:
-                    raise messages.kept_input_changed(self, i, edge, edge.data is data)
+        for i, stamp in enumerate(self.stamps):
+            if isinstance(stamp, tuple):  # 붙잡은 변수: (data, version)
+                self._check_stamp(i, self.edges[i], stamp)
+
+    def _check_stamp(self, i: int, edge: Variable, stamp: tuple) -> None:
+        data, version = stamp
+        if edge.data is not data or edge.version != version:
+            raise messages.kept_input_changed(self, i, edge, edge.data is data)
 
     def saved_output(self, index: int = 0) -> np.ndarray | Variable:
         """순전파의 출력(`keeps_output = True`인 함수). create_graph 모드에서는 출력 변수입니다.
@@ -259,6 +272,15 @@ class Function:
 def constant(data: object) -> Variable:
     """미분하지 않는 상수 변수를 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
     return Variable(as_array(data), requires_grad=False)
+
+
+def explain_forward_error(node: Function, inputs: tuple, error: Exception) -> NoReturn:
+    """forward가 낸 예외를 다시 올립니다. 모양이 맞지 않거나 data가 None인 입력 때문이면 그 입력을 짚는
+    한국어 메시지로 바꾸고, 아니면(사용자의 forward가 낸 오류) 그대로 올립니다."""
+    clearer = messages.forward_failed(node, inputs, error)
+    if clearer is None:
+        raise error
+    raise clearer from error
 
 
 def _constant_data(x: object) -> object:
