@@ -17,8 +17,10 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 import os
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 
@@ -167,7 +169,12 @@ def propagate(
     pending: dict[Function, list], collector: Collector, retain_graph: bool, create_graph: bool
 ) -> None:
     """`backprop.propagate`의 빠른 길. 보통의 `backward()`만 맡고(create_graph, retain_grad, `grad()`는
-    기준 구현으로), 도우미(_output_grads, _call_backward, _route, _add)를 펼쳐 둡니다."""
+    기준 구현으로), 도우미(_output_grads, _call_backward, _route, _add)를 펼쳐 둡니다.
+
+    큰 배열(`IN_PLACE_BYTES` 이상)에서는 엔진만 가진 미분값 배열에 결과를 덮어씁니다(`functions/inplace.py`의
+    규칙, 칸과 말단 변수의 grad에 더하기). 누가 가졌는지는 배열을 누가 만들었는지로 압니다: 시작값, 엔진이 더한 합,
+    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id).
+    """
     if create_graph or type(collector) is not Collector or collector.retain_grad:
         return _REFERENCE_LOOP(pending, collector, retain_graph, create_graph)
     heap: list[tuple] = []
@@ -175,31 +182,28 @@ def propagate(
         heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
     done = []
-    leaf = collector.leaf
+    # 시작값(backpropagate가 새로 만든 배열)은 엔진만 가집니다.
+    ours = {id(gy) for slots in pending.values() for gy in slots if _big(gy)}
+    mine: set[int] = (
+        set()
+    )  # grad를 이번 역전파가 새로 만든 말단 변수의 id: 그 grad에는 제자리로 더합니다.
     try:
         while heap:
             func = heapq.heappop(heap)[2]
             gys = pending.pop(func)
-            if (
-                len(gys) > 1 or gys[0] is None or func.checks_backward
-            ):  # 출력이 여럿이거나 검사할 것이 있는 드문 길
-                gxs = backprop._call_backward(func, backprop._output_grads(func, gys, False), False)
-            elif func.edges is None:
-                raise messages.released(func)
-            else:
-                gxs = func.backward(*gys)
-                gxs = gxs if isinstance(gxs, tuple) else (gxs,)
-            for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs):
+            owned = bool(ours) and _release_ours(ours, gys)
+            gxs, gxs_ours = _backward(func, gys, owned)
+            for edge, needs, gx, own in zip(func.edges, func.needs_input_grad, gxs, gxs_ours):
                 if gx is None or not needs:
                     continue
                 if type(edge) is tuple:  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
                     creator, index = edge
                     x = creator.outputs[index]()
                     if x is not None and x.creator is None:  # unchain()으로 말단 변수가 된 변수
-                        leaf(x, gx)
+                        _leaf(collector, mine, x, gx, own)
                         continue
                 elif edge.creator is None:  # 말단 변수
-                    leaf(edge, gx)
+                    _leaf(collector, mine, edge, gx, own)
                     continue
                 else:
                     creator = edge.creator
@@ -209,8 +213,7 @@ def propagate(
                     pending[creator] = slots = [None] * len(creator.outputs)
                     order += 1
                     heapq.heappush(heap, (-creator.generation, order, creator))
-                total = slots[index]
-                slots[index] = gx if total is None else total + gx
+                slots[index] = _accumulate(ours, slots[index], gx, own)
             done.append(func)
             gys = gxs = gx = None
     except BaseException:
@@ -219,3 +222,82 @@ def propagate(
     if not retain_graph:
         backprop.release(done)
     return None
+
+
+# --- 큰 배열의 제자리 계산 ------------------------------------------------------------------
+# NumPy가 한 줄 식의 임시 배열을 제자리에서 다시 쓰는 기준과 같은 크기(256 KiB). 작은 배열은 늘 새로 만듭니다.
+IN_PLACE_BYTES = 1 << 18
+# 클래스 -> 제자리 규칙(functions/inplace.py가 채웁니다). 하위 클래스는 backward를 바꿨을 수 있어 정확한 클래스만.
+IN_PLACE: dict[type, Callable] = {}
+_NOT_OURS = itertools.repeat(
+    False
+)  # 기준 구현의 backward가 돌려준 미분값: 누가 또 가졌는지 모릅니다.
+
+
+def _big(value: object) -> bool:
+    return type(value) is np.ndarray and value.nbytes >= IN_PLACE_BYTES
+
+
+def _release_ours(ours: set[int], gys: list) -> bool:
+    """칸에서 꺼낸 미분값들을 `ours`에서 뺍니다. 출력이 하나이고 그 배열이 엔진만 가진 것이었는지 돌려줍니다."""
+    found = [id(gy) in ours for gy in gys]
+    for gy, was_ours in zip(gys, found, strict=True):
+        if was_ours:
+            ours.discard(id(gy))
+    return found == [True]
+
+
+def _backward(func: Function, gys: list, owned: bool) -> tuple:
+    """꺼낸 함수의 backward: (입력마다의 미분값, 그 가운데 엔진만 가진 배열인지)."""
+    if (
+        len(gys) > 1 or gys[0] is None or func.checks_backward
+    ):  # 출력이 여럿이거나 검사할 것이 있는 드문 길
+        return backprop._call_backward(
+            func, backprop._output_grads(func, gys, False), False
+        ), _NOT_OURS
+    if func.edges is None:
+        raise messages.released(func)
+    if (
+        owned and "backward" not in func.__dict__
+    ):  # tools/trace가 backward를 바꿔 끼웠으면 그대로 부릅니다.
+        rule = IN_PLACE.get(type(func))
+        result = None if rule is None else rule(func, gys[0])
+        if result is not None:
+            return result
+    gxs = func.backward(*gys)
+    return (gxs if isinstance(gxs, tuple) else (gxs,)), _NOT_OURS
+
+
+def _accumulate(ours: set[int], total: object, gx: object, own: bool) -> object:
+    """칸에 미분값을 더합니다. 칸의 배열이 엔진만 가진 것이면 그 자리에, 아니면 새 배열로(기준 구현의 _add)."""
+    if total is None:
+        if own and _big(gx):
+            ours.add(id(gx))
+        return gx
+    if id(total) in ours and gx is not total and _same_layout(total, gx):
+        return np.add(total, gx, out=total)
+    ours.discard(id(total))
+    total = total + gx
+    if _big(total):
+        ours.add(id(total))  # 방금 만든 합은 이 칸에만 있습니다.
+    return total
+
+
+def _leaf(collector: Collector, mine: set[int], x: Variable, gx: object, own: bool) -> None:
+    """말단 변수의 grad에 더합니다(기준 구현의 Collector.leaf). 이번 역전파가 만든 grad면 그 자리에 더합니다.
+
+    역전파 전부터 있던 grad는 사용자가 쥐고 있을 수 있으므로 덮어쓰지 않습니다.
+    """
+    grad = x.grad
+    if grad is not None and id(x) in mine and gx is not grad and _same_layout(grad, gx):
+        np.add(grad, gx, out=grad)
+        return
+    collector.leaf(x, gx)
+    # 기준 구현이 새로 더한 합, 또는 엔진만 가진 gx를 그대로 받은 grad는 이 역전파의 것입니다.
+    if _big(x.grad) and (grad is not None or (own and x.grad is gx)):
+        mine.add(id(x))
+
+
+def _same_layout(target: np.ndarray, value: object) -> bool:
+    """`target += value`가 `target + value`와 같은 배열을 내는지: 모양과 dtype이 같은 배열일 때."""
+    return type(value) is np.ndarray and value.shape == target.shape and value.dtype == target.dtype

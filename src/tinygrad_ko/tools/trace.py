@@ -87,10 +87,12 @@ def _recorder(func: object, original: Callable, on_call: Callable[[Step], None])
     return recorded
 
 
+_ENGINE_HELPERS = frozenset({"_call_backward", "_backward"})
+
+
 def _step_from(func: object, caller) -> Step:
-    if (
-        caller.f_code.co_name == "_call_backward"
-    ):  # 최종 엔진: 반복문(propagate)이 한 층 위에 있습니다.
+    # 최종 엔진: backward를 부르는 도우미(기준 구현의 _call_backward, 빠른 길의 _backward)를 지나 반복문(propagate)으로
+    while caller.f_code.co_name in _ENGINE_HELPERS:
         caller = caller.f_back
     local = caller.f_locals
     if "heap" in local:
