@@ -1,4 +1,5 @@
-"""빠른 길: 기준 구현과 같은 결과를, 작은 배열의 계산에서 파이썬의 일을 덜 하고 냅니다.
+"""빠른 길: 기준 구현과 같은 결과를 더 빨리 냅니다(작은 배열에서는 파이썬의 일을, 큰 배열의 역전파에서는
+새로 만드는 배열을 덜어서).
 
 기준 구현은 `function.py`의 `Function.__call__`과 `_connect`, `backprop.py`의 `propagate`입니다. 알고리즘을
 읽을 곳도, 페이지가 보여 주는 것도 그쪽입니다. 이 모듈은 같은 일을 같은 순서로 하되 다음만 다릅니다.
@@ -8,10 +9,12 @@
   값과 dtype이 같습니다.
 - 출력 변수를 `Variable.__init__`을 거치지 않고 만듭니다(엔진이 이미 아는 것을 다시 검사하지 않습니다).
 - 작은 도우미 호출들을 한 함수 안에 펼쳐 둡니다.
+- 큰 배열의 역전파에서는 엔진만 가진 미분값 배열에 결과를 제자리로 씁니다(`functions/inplace.py`의 규칙).
+  한 줄로 쓴 NumPy 식이 임시 배열을 다시 쓰는 것(temporary elision)과 같은 효과입니다.
 
 스위치는 하나, `use_fast_path`입니다. 라이브러리를 가져올 때 켜지고, 환경 변수
 `TINYGRAD_KO_FAST_PATH=0`이면 꺼진 채 시작합니다. 두 길이 비트 단위로 같은 결과를 낸다는 것은
-`tests/autograd/test_fast_path.py`가 확인합니다. 파이썬의 참조 횟수나 GIL에 기대는 곳은 없습니다.
+`tests/autograd/test_fast_path.py`와 `test_in_place_backward.py`가 확인합니다. 파이썬의 참조 횟수나 GIL에 기대는 곳은 없습니다.
 """
 
 from __future__ import annotations
@@ -184,15 +187,19 @@ def propagate(
     done = []
     # 시작값(backpropagate가 새로 만든 배열)은 엔진만 가집니다.
     ours = {id(gy) for slots in pending.values() for gy in slots if _big(gy)}
-    mine: set[int] = (
-        set()
-    )  # grad를 이번 역전파가 새로 만든 말단 변수의 id: 그 grad에는 제자리로 더합니다.
+    # grad를 이번 역전파가 새로 만든 말단 변수의 id: 그 grad에는 제자리로 더합니다.
+    mine: set[int] = set()
     try:
         while heap:
             func = heapq.heappop(heap)[2]
             gys = pending.pop(func)
-            owned = bool(ours) and _release_ours(ours, gys)
-            gxs, gxs_ours = _backward(func, gys, owned)
+            if ours or len(gys) > 1 or gys[0] is None or func.checks_backward:
+                gxs, gxs_ours = _backward(func, gys, bool(ours) and _release_ours(ours, gys))
+            elif func.edges is None:
+                raise messages.released(func)
+            else:  # 가장 흔한 길: 출력 하나, 라이브러리의 함수, 작은 배열
+                gxs, gxs_ours = func.backward(*gys), _NOT_OURS
+                gxs = gxs if isinstance(gxs, tuple) else (gxs,)
             for edge, needs, gx, own in zip(func.edges, func.needs_input_grad, gxs, gxs_ours):
                 if gx is None or not needs:
                     continue
@@ -213,9 +220,13 @@ def propagate(
                     pending[creator] = slots = [None] * len(creator.outputs)
                     order += 1
                     heapq.heappush(heap, (-creator.generation, order, creator))
-                slots[index] = _accumulate(ours, slots[index], gx, own)
+                total = slots[index]
+                if total is None and not own:
+                    slots[index] = gx
+                else:
+                    slots[index] = _accumulate(ours, total, gx, own)
             done.append(func)
-            gys = gxs = gx = None
+            gys = gxs = gx = total = None
     except BaseException:
         collector.undo()
         raise
