@@ -38,11 +38,12 @@ from .function import (
     explain_forward_error,
     output_index,
 )
-from .modes import _ENABLE_BACKPROP
+from .modes import backprop_enabled
 from .variable import Variable
 
 _REFERENCE_CALL = Function.__call__
 _REFERENCE_LOOP = backprop.propagate
+_REJECTED_KINDS = messages.REJECTED_KINDS
 _PLAIN_NUMBERS = (float, int)  # 가장 흔한 상수. 기준 구현의 _constant_data도 그대로 돌려줍니다.
 _enabled = False
 
@@ -107,7 +108,7 @@ def call(self: Function, *inputs: object) -> Variable | list[Variable]:
     except (TypeError, ValueError) as error:
         explain_forward_error(node, inputs, error)
     outputs = [_output(y) for y in ys] if isinstance(ys, tuple) else [_output(ys)]
-    if wanted and _ENABLE_BACKPROP.get():
+    if wanted and backprop_enabled():
         _connect(node, inputs, outputs, needs)
     else:
         node.in_graph = False
@@ -118,7 +119,7 @@ def _output(y: object) -> Variable:
     """forward의 결과를 출력 변수로. `Variable.__init__`의 검사 가운데 출력에 해당하는 것(수치 dtype)만 합니다."""
     if type(y) is not np.ndarray:  # 보통은 0차원 연산이 돌려준 NumPy 스칼라
         y = y.__array__() if isinstance(y, np.generic) else _as_output_data(y)
-    if y.dtype.kind in messages.REJECTED_KINDS:
+    if y.dtype.kind in _REJECTED_KINDS:
         raise messages.not_numeric(y.dtype)
     output = Variable.__new__(Variable)
     output.data = y
