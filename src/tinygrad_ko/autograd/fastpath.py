@@ -177,7 +177,9 @@ def propagate(
 
     큰 배열(`IN_PLACE_BYTES` 이상)에서는 엔진만 가진 미분값 배열에 결과를 덮어씁니다(`functions/inplace.py`의
     규칙, 칸과 말단 변수의 grad에 더하기). 누가 가졌는지는 배열을 누가 만들었는지로 압니다: 시작값, 엔진이 더한 합,
-    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id).
+    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id). 사용자의 코드가 역전파 도중에 돌면
+    (사용자 함수의 backward, `tools/trace`의 기록 장치) 그 코드가 grad나 칸의 배열을 쥘 수 있으므로, 그때까지의
+    배열은 모두 엔진만 가진 것에서 뺍니다.
     """
     if create_graph or type(collector) is not Collector or collector.retain_grad:
         return _REFERENCE_LOOP(pending, collector, retain_graph, create_graph)
@@ -194,7 +196,12 @@ def propagate(
         while heap:
             func = heapq.heappop(heap)[2]
             gys = pending.pop(func)
-            if ours or len(gys) > 1 or gys[0] is None or func.checks_backward:
+            if ours or mine or len(gys) > 1 or gys[0] is None or func.checks_backward:
+                if func.checks_backward or "backward" in func.__dict__:
+                    # 사용자의 코드(사용자 함수의 backward, tools/trace의 기록 장치)가 돕니다. 그 코드는 말단
+                    # 변수의 grad나 칸의 배열을 쥘 수 있으므로, 지금까지의 배열은 이제 엔진만 가진 것이 아닙니다.
+                    ours.clear()
+                    mine.clear()
                 gxs, gxs_ours = _backward(func, gys, bool(ours) and _release_ours(ours, gys))
             elif func.edges is None:
                 raise messages.released(func)
