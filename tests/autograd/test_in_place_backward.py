@@ -271,3 +271,26 @@ def test_a_trace_keeps_the_values_it_was_shown():
 
     reference, fast = both_paths(work)
     assert reference == fast
+
+
+def test_a_backward_swapped_on_the_class_is_called_instead_of_the_rule(monkeypatch, rule_calls):
+    """클래스의 backward를 바꿔 끼우면(예: 부른 횟수 세기) 제자리 규칙이 아니라 그 backward가 불립니다."""
+    calls = []
+    original = tg.functions.Exp.backward
+
+    def counted(self, gy):
+        calls.append(gy.shape)
+        return original(self, gy)
+
+    monkeypatch.setattr(tg.functions.Exp, "backward", counted)
+    x_data = data(15)
+
+    def work():
+        calls.clear()
+        x = Variable(x_data.copy())
+        tg.exp(tg.exp(x)).backward()
+        return len(calls), fingerprint(x.grad)
+
+    reference, fast = both_paths(work)
+    assert reference == fast
+    assert reference[0] == 2 and "Exp" not in rule_calls

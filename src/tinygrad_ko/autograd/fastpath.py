@@ -248,6 +248,17 @@ def propagate(
 IN_PLACE_BYTES = 1 << 18
 # 클래스 -> 제자리 규칙(functions/inplace.py가 채웁니다). 하위 클래스는 backward를 바꿨을 수 있어 정확한 클래스만.
 IN_PLACE: dict[type, Callable] = {}
+# 규칙을 등록할 때 그 클래스의 backward. 누가 클래스의 backward를 바꿔 끼웠으면(부른 횟수 세기, 고쳐 쓰기)
+# 규칙은 그 backward와 같은 일을 한다고 할 수 없으므로, 규칙 대신 바뀐 backward를 부릅니다.
+STANDS_FOR: dict[type, Callable] = {}
+
+
+def register_in_place(cls: type, rule: Callable) -> None:
+    """클래스 cls의 제자리 규칙을 등록합니다(`functions/inplace.py`). 지금의 `cls.backward`와 같은 값을 내야 합니다."""
+    IN_PLACE[cls] = rule
+    STANDS_FOR[cls] = cls.backward
+
+
 _NOT_OURS = itertools.repeat(
     False
 )  # 기준 구현의 backward가 돌려준 미분값: 누가 또 가졌는지 모릅니다.
@@ -279,10 +290,12 @@ def _backward(func: Function, gys: list, owned: bool) -> tuple:
     if (
         owned and "backward" not in func.__dict__
     ):  # tools/trace가 backward를 바꿔 끼웠으면 그대로 부릅니다.
-        rule = IN_PLACE.get(type(func))
-        result = None if rule is None else rule(func, gys[0])
-        if result is not None:
-            return result
+        cls = type(func)
+        rule = IN_PLACE.get(cls)
+        if rule is not None and cls.backward is STANDS_FOR.get(cls):
+            result = rule(func, gys[0])
+            if result is not None:
+                return result
     gxs = func.backward(*gys)
     return (gxs if isinstance(gxs, tuple) else (gxs,)), _NOT_OURS
 
