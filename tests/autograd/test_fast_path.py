@@ -123,7 +123,7 @@ def test_zero_dim_arithmetic_chains_are_bit_identical(dtype):
     assert reference == fast
 
 
-def test_special_values_and_warnings_are_the_same():
+def test_special_values_are_the_same():
     def work():
         with np.errstate(all="ignore"):
             xs = [Variable(np.array(v)) for v in (0.0, -0.0, np.inf, -np.inf, np.nan, 1e308)]
@@ -134,6 +134,28 @@ def test_special_values_and_warnings_are_the_same():
 
     reference, fast = both_paths(work)
     assert reference == fast
+
+
+def test_zero_dim_float_warnings_have_the_same_kind_but_numpy_names_the_scalar_loop():
+    """0차원 사칙연산의 NumPy 경고와 FloatingPointError: 종류와 값은 같고, 빠른 길의 글에는 "scalar"가 붙습니다.
+
+    빠른 길은 0차원 실수를 NumPy 스칼라로 넘기므로 NumPy가 스칼라의 연산 이름("scalar divide")을 적습니다.
+    """
+    import warnings
+
+    def work():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = Variable(np.array(1.0)) / 0.0
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError) as raised:
+            Variable(np.array(1.0)) / 0.0
+        return as_bytes([y]), [(w.category, str(w.message)) for w in caught], str(raised.value)
+
+    reference, fast = both_paths(work)
+    assert reference[0] == fast[0]
+    assert reference[1] == [(RuntimeWarning, "divide by zero encountered in divide")]
+    assert fast[1] == [(RuntimeWarning, "divide by zero encountered in scalar divide")]
+    assert (reference[2], fast[2]) == (reference[1][0][1], fast[1][0][1])
 
 
 def test_higher_order_derivatives_are_bit_identical():

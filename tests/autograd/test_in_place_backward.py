@@ -213,3 +213,84 @@ def test_a_seed_of_another_dtype_is_not_overwritten_with_the_wrong_dtype():
 
     reference, fast = both_paths(work)
     assert reference == fast
+
+
+def minus(v, times):
+    for _ in range(times):
+        v = -v
+    return v
+
+
+def test_a_grad_read_by_a_user_backward_is_not_overwritten_afterwards():
+    """사용자 함수의 backward는 역전파 도중에 말단 변수의 grad를 쥘 수 있습니다. 그 뒤로는 그 배열에 더하지 않습니다."""
+    x_data, c_data = data(11), data(12)
+
+    class Peek(tg.Function):
+        def __init__(self, watch, log):
+            self.watch, self.log = watch, log
+
+        def forward(self, x):
+            return x.copy()
+
+        def backward(self, gy):
+            self.log.append((self.watch.grad, self.watch.grad.copy()))
+            return gy
+
+    def work():
+        log = []
+        x, c = Variable(x_data.copy()), Variable(c_data.copy())
+        p = x * minus(c, 5)  # 세대 5의 곱: x.grad가 여기서 생깁니다
+        q = Peek(x, log)(-x)  # 세대 1: x.grad를 쥡니다
+        (p * q).backward()  # 세대 0의 Neg가 그 뒤에 x.grad에 더합니다
+        [(held, copied)] = log
+        assert np.array_equal(held, copied)
+        return fingerprint(x.grad, c.grad)
+
+    reference, fast = both_paths(work)
+    assert reference == fast
+
+
+def test_a_trace_keeps_the_values_it_was_shown():
+    """tools/trace의 Step은 칸에서 기다리던 미분값과 그때의 grad를 봅니다. 역전파가 뒤에서 그 배열을 고치지 않습니다."""
+    x_data, c_data = data(13), data(14)
+
+    def work():
+        shown = []
+        x, c = Variable(x_data.copy()), Variable(c_data.copy())
+
+        def on_call(step):
+            values = [grad for _, grad in step.arrived] + ([] if x.grad is None else [x.grad])
+            shown.append([(value, value.copy()) for value in values])
+
+        y = tg.exp(x)
+        # y의 칸과 x.grad에 세 번씩 더합니다(세대 3, 2, 1). 두 번째 뒤의 합을 기록 장치가 봅니다.
+        z = y * minus(c, 3) + y * minus(c, 2) + (-y) + x * minus(c, 3) + x * minus(c, 2) + (-x)
+        traced_backward(z, on_call, gradient=np.ones((N, N)))
+        assert all(np.array_equal(held, copied) for step in shown for held, copied in step)
+        return fingerprint(x.grad, c.grad)
+
+    reference, fast = both_paths(work)
+    assert reference == fast
+
+
+def test_a_backward_swapped_on_the_class_is_called_instead_of_the_rule(monkeypatch, rule_calls):
+    """클래스의 backward를 바꿔 끼우면(예: 부른 횟수 세기) 제자리 규칙이 아니라 그 backward가 불립니다."""
+    calls = []
+    original = tg.functions.Exp.backward
+
+    def counted(self, gy):
+        calls.append(gy.shape)
+        return original(self, gy)
+
+    monkeypatch.setattr(tg.functions.Exp, "backward", counted)
+    x_data = data(15)
+
+    def work():
+        calls.clear()
+        x = Variable(x_data.copy())
+        tg.exp(tg.exp(x)).backward()
+        return len(calls), fingerprint(x.grad)
+
+    reference, fast = both_paths(work)
+    assert reference == fast
+    assert reference[0] == 2 and "Exp" not in rule_calls

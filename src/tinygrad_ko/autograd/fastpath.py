@@ -6,7 +6,8 @@
 
 - 0차원 실수 데이터를 NumPy 스칼라로 넘깁니다(`scalar_inputs = True`인 사칙연산만). 스칼라끼리의
   사칙연산은 0차원 배열의 ufunc보다 열 배쯤 빠르고(곱셈 하나에 약 35 ns 대 400 ns), IEEE 연산이 같아
-  값과 dtype이 같습니다.
+  값과 dtype이 같습니다. 다른 것은 NumPy의 경고와 `FloatingPointError`의 글뿐입니다(0으로 나누면
+  "divide" 대신 "scalar divide"; 경고의 종류는 같습니다). 이 사칙연산의 하위 클래스도 forward에서 스칼라를 받습니다.
 - 출력 변수를 `Variable.__init__`을 거치지 않고 만듭니다(엔진이 이미 아는 것을 다시 검사하지 않습니다).
 - 작은 도우미 호출들을 한 함수 안에 펼쳐 둡니다.
 - 큰 배열의 역전파에서는 엔진만 가진 미분값 배열에 결과를 제자리로 씁니다(`functions/inplace.py`의 규칙).
@@ -79,7 +80,8 @@ def enabled_from_environment() -> bool:
 
 
 def call(self: Function, *inputs: object) -> Variable | list[Variable]:
-    """`Function.__call__`의 빠른 길. 하는 일과 순서, 내는 예외는 기준 구현과 같습니다."""
+    """`Function.__call__`의 빠른 길. 하는 일과 순서, 내는 예외의 종류는 기준 구현과 같습니다(0차원 사칙연산의
+    NumPy 경고와 FloatingPointError의 글만 다릅니다: 모듈 설명)."""
     _claim_lock.acquire()  # 기준 구현의 _claim. with 문보다 호출마다 명령어 약 800개가 적습니다.
     try:
         claimed = not self.in_graph
@@ -177,7 +179,9 @@ def propagate(
 
     큰 배열(`IN_PLACE_BYTES` 이상)에서는 엔진만 가진 미분값 배열에 결과를 덮어씁니다(`functions/inplace.py`의
     규칙, 칸과 말단 변수의 grad에 더하기). 누가 가졌는지는 배열을 누가 만들었는지로 압니다: 시작값, 엔진이 더한 합,
-    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id).
+    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id). 사용자의 코드가 역전파 도중에 돌면
+    (사용자 함수의 backward, `tools/trace`의 기록 장치) 그 코드가 grad나 칸의 배열을 쥘 수 있으므로, 그때까지의
+    배열은 모두 엔진만 가진 것에서 뺍니다.
     """
     if create_graph or type(collector) is not Collector or collector.retain_grad:
         return _REFERENCE_LOOP(pending, collector, retain_graph, create_graph)
@@ -194,7 +198,12 @@ def propagate(
         while heap:
             func = heapq.heappop(heap)[2]
             gys = pending.pop(func)
-            if ours or len(gys) > 1 or gys[0] is None or func.checks_backward:
+            if ours or mine or len(gys) > 1 or gys[0] is None or func.checks_backward:
+                if func.checks_backward or "backward" in func.__dict__:
+                    # 사용자의 코드(사용자 함수의 backward, tools/trace의 기록 장치)가 돕니다. 그 코드는 말단
+                    # 변수의 grad나 칸의 배열을 쥘 수 있으므로, 지금까지의 배열은 이제 엔진만 가진 것이 아닙니다.
+                    ours.clear()
+                    mine.clear()
                 gxs, gxs_ours = _backward(func, gys, bool(ours) and _release_ours(ours, gys))
             elif func.edges is None:
                 raise messages.released(func)
@@ -241,6 +250,17 @@ def propagate(
 IN_PLACE_BYTES = 1 << 18
 # 클래스 -> 제자리 규칙(functions/inplace.py가 채웁니다). 하위 클래스는 backward를 바꿨을 수 있어 정확한 클래스만.
 IN_PLACE: dict[type, Callable] = {}
+# 규칙을 등록할 때 그 클래스의 backward. 누가 클래스의 backward를 바꿔 끼웠으면(부른 횟수 세기, 고쳐 쓰기)
+# 규칙은 그 backward와 같은 일을 한다고 할 수 없으므로, 규칙 대신 바뀐 backward를 부릅니다.
+STANDS_FOR: dict[type, Callable] = {}
+
+
+def register_in_place(cls: type, rule: Callable) -> None:
+    """클래스 cls의 제자리 규칙을 등록합니다(`functions/inplace.py`). 지금의 `cls.backward`와 같은 값을 내야 합니다."""
+    IN_PLACE[cls] = rule
+    STANDS_FOR[cls] = cls.backward
+
+
 _NOT_OURS = itertools.repeat(
     False
 )  # 기준 구현의 backward가 돌려준 미분값: 누가 또 가졌는지 모릅니다.
@@ -272,10 +292,12 @@ def _backward(func: Function, gys: list, owned: bool) -> tuple:
     if (
         owned and "backward" not in func.__dict__
     ):  # tools/trace가 backward를 바꿔 끼웠으면 그대로 부릅니다.
-        rule = IN_PLACE.get(type(func))
-        result = None if rule is None else rule(func, gys[0])
-        if result is not None:
-            return result
+        cls = type(func)
+        rule = IN_PLACE.get(cls)
+        if rule is not None and cls.backward is STANDS_FOR.get(cls):
+            result = rule(func, gys[0])
+            if result is not None:
+                return result
     gxs = func.backward(*gys)
     return (gxs if isinstance(gxs, tuple) else (gxs,)), _NOT_OURS
 

@@ -79,4 +79,5 @@ def add(func, gy):
     return _to_inputs(func, gy if need0 else None, gy if need1 else None)
 
 
-fastpath.IN_PLACE.update({Neg: neg, Exp: exp, Square: square, Mul: mul, Sub: sub, Add: add})
+for _cls, _rule in ((Neg, neg), (Exp, exp), (Square, square), (Mul, mul), (Sub, sub), (Add, add)):
+    fastpath.register_in_place(_cls, _rule)
