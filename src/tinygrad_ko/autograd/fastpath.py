@@ -261,9 +261,8 @@ def register_in_place(cls: type, rule: Callable) -> None:
     STANDS_FOR[cls] = cls.backward
 
 
-_NOT_OURS = itertools.repeat(
-    False
-)  # 기준 구현의 backward가 돌려준 미분값: 누가 또 가졌는지 모릅니다.
+# 기준 구현의 backward가 돌려준 미분값: 누가 또 가졌는지 모릅니다.
+_NOT_OURS = itertools.repeat(False)
 
 
 def _big(value: object) -> bool:
@@ -281,17 +280,14 @@ def _release_ours(ours: set[int], gys: list) -> bool:
 
 def _backward(func: Function, gys: list, owned: bool) -> tuple:
     """꺼낸 함수의 backward: (입력마다의 미분값, 그 가운데 엔진만 가진 배열인지)."""
-    if (
-        len(gys) > 1 or gys[0] is None or func.checks_backward
-    ):  # 출력이 여럿이거나 검사할 것이 있는 드문 길
-        return backprop._call_backward(
-            func, backprop._output_grads(func, gys, False), False
-        ), _NOT_OURS
+    # 출력이 여럿이거나(받지 못한 출력은 0으로 채움) 결과를 검사할 사용자 함수: 기준 구현의 도우미로
+    if len(gys) > 1 or gys[0] is None or func.checks_backward:
+        gys = backprop._output_grads(func, gys, False)
+        return backprop._call_backward(func, gys, False), _NOT_OURS
     if func.edges is None:
         raise messages.released(func)
-    if (
-        owned and "backward" not in func.__dict__
-    ):  # tools/trace가 backward를 바꿔 끼웠으면 그대로 부릅니다.
+    # tools/trace가 인스턴스의 backward를 바꿔 끼웠으면 규칙 대신 그 backward를 부릅니다.
+    if owned and "backward" not in func.__dict__:
         cls = type(func)
         rule = IN_PLACE.get(cls)
         if rule is not None and cls.backward is STANDS_FOR.get(cls):
