@@ -23,26 +23,7 @@ from tinygrad_ko.gpt.training import train
 from tinygrad_ko.nn import LSTM, MLP, DigitCNN
 from tinygrad_ko.optimizers import SGD, Adam
 
-
-def both_paths(work):
-    """work()를 기준 구현과 빠른 길로 한 번씩 돌려 (기준, 빠른 길)의 결과를 돌려줍니다."""
-    previous = tg.use_fast_path(False)
-    try:
-        reference = work()
-        tg.use_fast_path(True)
-        fast = work()
-    finally:
-        tg.use_fast_path(previous)
-    return reference, fast
-
-
-def as_bytes(values):
-    """값들을 (dtype, 모양, 바이트)로: 비트 단위로 같아야 같습니다(NaN도, -0.0과 0.0의 차이도)."""
-    out = []
-    for value in values:
-        array = np.asarray(value.data if isinstance(value, Variable) else value)
-        out.append((array.dtype.str, array.shape, array.tobytes()))
-    return out
+from .two_paths import both_paths, fingerprint
 
 
 def test_the_switch_swaps_the_call_and_the_loop_and_returns_the_previous_state():
@@ -97,7 +78,7 @@ def test_the_fast_path_hands_zero_dim_floats_to_arithmetic_as_numpy_scalars():
     x = Variable(np.array(2.0))
     reference, fast = both_paths(lambda: Spy()(x, 3.0))
     assert seen == [np.ndarray, np.float64]
-    assert as_bytes([reference]) == as_bytes([fast])
+    assert fingerprint(*[reference]) == fingerprint(*[fast])
     assert type(fast.data) is np.ndarray and fast.data.shape == ()
 
 
@@ -117,7 +98,7 @@ def test_zero_dim_arithmetic_chains_are_bit_identical(dtype):
             y = tg.tanh(y) * tg.exp(-x) + tg.sin(y) / 3
             y.backward()
             results += [y, x.grad, c.grad]
-        return as_bytes(results)
+        return fingerprint(*results)
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -130,7 +111,7 @@ def test_special_values_are_the_same():
             ys = [x / 0.0 + x * 10.0 - x for x in xs]
             for y in ys:
                 y.backward()
-        return as_bytes(ys + [x.grad for x in xs])
+        return fingerprint(*ys + [x.grad for x in xs])
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -149,7 +130,7 @@ def test_zero_dim_float_warnings_have_the_same_kind_but_numpy_names_the_scalar_l
             y = Variable(np.array(1.0)) / 0.0
         with np.errstate(all="raise"), pytest.raises(FloatingPointError) as raised:
             Variable(np.array(1.0)) / 0.0
-        return as_bytes([y]), [(w.category, str(w.message)) for w in caught], str(raised.value)
+        return fingerprint(*[y]), [(w.category, str(w.message)) for w in caught], str(raised.value)
 
     reference, fast = both_paths(work)
     assert reference[0] == fast[0]
@@ -170,7 +151,7 @@ def test_higher_order_derivatives_are_bit_identical():
             y = x.grad
         gx = tg.grad(x**5, x, create_graph=True)[0]
         gxx = tg.grad(gx, x)[0]
-        return as_bytes([*grads, gx, gxx])
+        return fingerprint(*[*grads, gx, gxx])
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -190,7 +171,7 @@ def test_retain_grad_unchain_and_released_graphs_behave_the_same():
         d.backward()
         with pytest.raises(RuntimeError) as second:
             d.backward()
-        return as_bytes([*kept, a.grad, x.grad, h]) + [type(second.value), str(second.value)]
+        return fingerprint(*[*kept, a.grad, x.grad, h]) + [type(second.value), str(second.value)]
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -210,7 +191,7 @@ def test_mlp_training_steps_are_bit_identical():
             loss.backward()
             optimizer.step()
             losses.append(loss)
-        return as_bytes(losses + [p.data for p in model.params()])
+        return fingerprint(*losses + [p.data for p in model.params()])
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -232,8 +213,8 @@ def test_cnn_and_lstm_steps_are_bit_identical():
             total = total + tg.sum(lstm(x) ** 2)
         total.backward()
         optimizer.step()
-        return as_bytes(
-            [loss, total] + [p.grad for p in cnn.params()] + [p.data for p in lstm.params()]
+        return fingerprint(
+            *[loss, total] + [p.grad for p in cnn.params()] + [p.data for p in lstm.params()]
         )
 
     reference, fast = both_paths(work)
@@ -253,7 +234,7 @@ def test_gpt_training_steps_are_bit_identical():
     def work():
         model = TensorGPT(config, init_weights(config, seed=5))
         losses = train(TensorEngine(model), names, Letters(), 3, seed=0)
-        return [np.float64(v).tobytes() for v in losses] + as_bytes(model.state_dict().values())
+        return [np.float64(v).tobytes() for v in losses] + fingerprint(*model.state_dict().values())
 
     reference, fast = both_paths(work)
     assert reference == fast
@@ -298,7 +279,7 @@ def test_reusing_one_instance_builds_the_same_graph_on_both_paths():
         node = y.creator
         state = (node.needs_input_grad, node.kept, node.input_shapes, node.generation)
         y.backward(gradient=np.array([1.0, 1.0]))
-        return as_bytes([y, x.grad]) + [state]
+        return fingerprint(*[y, x.grad]) + [state]
 
     reference, fast = both_paths(work)
     assert reference == fast

@@ -15,28 +15,13 @@ from tinygrad_ko import Variable
 from tinygrad_ko.autograd import fastpath
 from tinygrad_ko.tools.trace import traced_backward
 
+from .two_paths import both_paths, fingerprint
+
 N = 300  # 300×300 float64 = 720 KB: 제자리로 계산하는 크기(IN_PLACE_BYTES = 256 KiB) 이상
 
 
 def test_the_sizes_here_are_in_place_sizes():
     assert np.zeros((N, N)).nbytes >= fastpath.IN_PLACE_BYTES > np.zeros((100, 100)).nbytes
-
-
-def both_paths(work):
-    previous = tg.use_fast_path(False)
-    try:
-        reference = work()
-        tg.use_fast_path(True)
-        fast = work()
-    finally:
-        tg.use_fast_path(previous)
-    return reference, fast
-
-
-def fingerprint(*values):
-    """값마다 (dtype, 모양, 바이트): 비트 단위로 같아야 같습니다."""
-    arrays = [np.asarray(v.data if isinstance(v, Variable) else v) for v in values]
-    return [(a.dtype.str, a.shape, a.tobytes()) for a in arrays]
 
 
 @pytest.fixture
