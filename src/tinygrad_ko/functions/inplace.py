@@ -6,7 +6,7 @@
 
 규칙은 `(입력마다의 미분값, 입력마다 엔진만 가진 배열인지)`를 돌려주거나, 제자리에 쓸 수 없으면(결과의
 모양이나 dtype이 gy와 다를 때) None을 돌려줍니다. 그러면 빠른 길이 기준 구현의 backward를 부릅니다. 계산의 순서와
-연산은 backward와 같아서 결과가 비트 단위로 같습니다(`tests/autograd/test_fast_path.py`).
+연산은 backward와 같아서 결과가 비트 단위로 같습니다(`tests/autograd/test_in_place_backward.py`).
 """
 
 from __future__ import annotations
