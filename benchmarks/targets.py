@@ -51,25 +51,16 @@ TARGETS = (
         over=("chain_us", "reference"),
         goal=("<=", 0.85, "15% 넘게 줄임"),
     ),
-    Target(
-        "두 층 신경망 학습 스텝: 빠른 길 ÷ 기준 구현(참고)",
-        value=("mlp_us", "tinygrad_ko"),
-        over=("mlp_us", "reference"),
-    ),
-    Target(
-        "손글씨 숫자 한 에포크: 빠른 길 ÷ 기준 구현(참고)",
-        value=("digits_ms", "tinygrad_ko"),
-        over=("digits_ms", "reference"),
-    ),
-    Target(
-        "LSTM 잘린 역전파 한 스텝: 빠른 길 ÷ 기준 구현(참고)",
-        value=("lstm_ms", "tinygrad_ko"),
-        over=("lstm_ms", "reference"),
-    ),
-    Target(
-        "한국어 microGPT 텐서판 학습 스텝: 빠른 길 ÷ 기준 구현(참고)",
-        value=("gpt_ms", "tinygrad_ko"),
-        over=("gpt_ms", "reference"),
+    *(
+        Target(
+            f"{work}: 빠른 길 ÷ 기준 구현(참고)", (measure, "tinygrad_ko"), (measure, "reference")
+        )
+        for work, measure in (
+            ("두 층 신경망 학습 스텝", "mlp_us"),
+            ("손글씨 숫자 한 에포크", "digits_ms"),
+            ("LSTM 잘린 역전파 한 스텝", "lstm_ms"),
+            ("한국어 microGPT 텐서판 학습 스텝", "gpt_ms"),
+        )
     ),
     Target(
         "가지 K = {k2:,} 역전파: step16 ÷ tinygrad_ko(몇 배 빠른가)",

@@ -175,36 +175,21 @@ def propagate(
     pending: dict[Function, list], collector: Collector, retain_graph: bool, create_graph: bool
 ) -> None:
     """`backprop.propagate`의 빠른 길. 보통의 `backward()`만 맡고(create_graph, retain_grad, `grad()`는
-    기준 구현으로), 도우미(_output_grads, _call_backward, _route, _add)를 펼쳐 둡니다.
-
-    큰 배열(`IN_PLACE_BYTES` 이상)에서는 엔진만 가진 미분값 배열에 결과를 덮어씁니다(`functions/inplace.py`의
-    규칙, 칸과 말단 변수의 grad에 더하기). 누가 가졌는지는 배열을 누가 만들었는지로 압니다: 시작값, 엔진이 더한 합,
-    제자리 규칙의 결과는 칸 하나에만 들어 있습니다(`ours`: 그런 배열의 id). 사용자의 코드가 역전파 도중에 돌면
-    (사용자 함수의 backward, `tools/trace`의 기록 장치) 그 코드가 grad나 칸의 배열을 쥘 수 있으므로, 그때까지의
-    배열은 모두 엔진만 가진 것에서 뺍니다.
+    기준 구현으로), 도우미를 펼쳐 둡니다. 큰 배열에서는 엔진만 가진 미분값 배열(`ours`, `mine`: 아래)에 제자리로 씁니다.
     """
     if create_graph or type(collector) is not Collector or collector.retain_grad:
         return _REFERENCE_LOOP(pending, collector, retain_graph, create_graph)
-    heap: list[tuple] = []
-    for order, func in enumerate(pending):
-        heapq.heappush(heap, (-func.generation, order, func))
-    order = len(heap)
-    done = []
-    # 시작값(backpropagate가 새로 만든 배열)은 엔진만 가집니다.
-    ours = {id(gy) for slots in pending.values() for gy in slots if _big(gy)}
-    # grad를 이번 역전파가 새로 만든 말단 변수의 id: 그 grad에는 제자리로 더합니다.
-    mine: set[int] = set()
+    heap, ours = _queue(pending)
+    order, done = len(heap), []
+    mine: set[int] = (
+        set()
+    )  # grad를 이번 역전파가 새로 만든 말단 변수의 id(그 grad에는 제자리로 더함)
     try:
         while heap:
             func = heapq.heappop(heap)[2]
             gys = pending.pop(func)
             if ours or mine or len(gys) > 1 or gys[0] is None or func.checks_backward:
-                if func.checks_backward or "backward" in func.__dict__:
-                    # 사용자의 코드(사용자 함수의 backward, tools/trace의 기록 장치)가 돕니다. 그 코드는 말단
-                    # 변수의 grad나 칸의 배열을 쥘 수 있으므로, 지금까지의 배열은 이제 엔진만 가진 것이 아닙니다.
-                    ours.clear()
-                    mine.clear()
-                gxs, gxs_ours = _backward(func, gys, bool(ours) and _release_ours(ours, gys))
+                gxs, gxs_ours = _backward(func, gys, ours, mine)
             elif func.edges is None:
                 raise messages.released(func)
             else:  # 가장 흔한 길: 출력 하나, 라이브러리의 함수, 작은 배열
@@ -213,18 +198,10 @@ def propagate(
             for edge, needs, gx, own in zip(func.edges, func.needs_input_grad, gxs, gxs_ours):
                 if gx is None or not needs:
                     continue
-                if type(edge) is tuple:  # 붙잡지 않은 중간 변수: (창조자, 출력 번호)
-                    creator, index = edge
-                    x = creator.outputs[index]()
-                    if x is not None and x.creator is None:  # unchain()으로 말단 변수가 된 변수
-                        _leaf(collector, mine, x, gx, own)
-                        continue
-                elif edge.creator is None:  # 말단 변수
-                    _leaf(collector, mine, edge, gx, own)
+                creator, index = backprop._route(edge)
+                if creator is None:  # 말단 변수(index 자리에 그 변수)
+                    _leaf(collector, mine, index, gx, own)
                     continue
-                else:
-                    creator = edge.creator
-                    index = 0 if len(creator.outputs) == 1 else output_index(creator, edge)
                 slots = pending.get(creator)
                 if slots is None:  # 처음 미분값을 받는 함수
                     pending[creator] = slots = [None] * len(creator.outputs)
@@ -278,8 +255,26 @@ def _release_ours(ours: set[int], gys: list) -> bool:
     return found == [True]
 
 
-def _backward(func: Function, gys: list, owned: bool) -> tuple:
+def _queue(pending: dict[Function, list]) -> tuple[list, set[int]]:
+    """시작값이 든 함수들의 힙(기준 구현과 같은 원소), 그리고 엔진만 가진 배열의 id(`ours`).
+
+    `ours`: 시작값, 엔진이 더한 합, 제자리 규칙의 결과처럼 칸 하나에만 든 큰 배열. 시작값은 backpropagate가
+    새로 만든 배열이므로 처음부터 엔진만 가집니다.
+    """
+    heap: list[tuple] = []
+    for order, func in enumerate(pending):
+        heapq.heappush(heap, (-func.generation, order, func))
+    return heap, {id(gy) for slots in pending.values() for gy in slots if _big(gy)}
+
+
+def _backward(func: Function, gys: list, ours: set[int], mine: set[int]) -> tuple:
     """꺼낸 함수의 backward: (입력마다의 미분값, 그 가운데 엔진만 가진 배열인지)."""
+    if func.checks_backward or "backward" in func.__dict__:
+        # 사용자의 코드(사용자 함수의 backward, tools/trace의 기록 장치)가 돕니다. 그 코드는 말단 변수의 grad나
+        # 칸의 배열을 쥘 수 있으므로, 지금까지의 배열은 이제 엔진만 가진 것이 아닙니다.
+        ours.clear()
+        mine.clear()
+    owned = bool(ours) and _release_ours(ours, gys)
     # 출력이 여럿이거나(받지 못한 출력은 0으로 채움) 결과를 검사할 사용자 함수: 기준 구현의 도우미로
     if len(gys) > 1 or gys[0] is None or func.checks_backward:
         gys = backprop._output_grads(func, gys, False)
