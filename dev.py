@@ -120,7 +120,23 @@ def tool_env() -> dict[str, str]:
     # 페이지에 적힌 출력의 마지막 자리가 기계마다 달라질 수 있습니다. 벤치마크도 PyTorch를 스레드
     # 하나로 재므로 같은 조건이 됩니다. 바꾸려면 환경 변수로 주세요.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # 행렬 곱 커널도 CPU와 상관없이 하나로: OpenBLAS는 CPU마다 다른 커널(인텔 AVX-512의 SkylakeX, AMD의
+    # Zen 등)을 골라 합의 순서가 달라지고, 학습을 거친 출력의 마지막 자리가 달라집니다(38장의 시험 손실이
+    # 인텔 Xeon에서 0.509, AMD EPYC에서 0.508이었습니다). AVX2가 있는 x86이면 어디서나 도는 Haswell 커널로
+    # 맞춥니다(AMD의 Zen 커널과 같은 결과). scripts/train_digit_cnn.py와 같은 선택입니다.
+    if has_avx2():
+        env.setdefault("OPENBLAS_CORETYPE", "Haswell")
     return env
+
+
+def has_avx2() -> bool:
+    """리눅스 x86에서 CPU가 AVX2와 FMA를 갖췄는지(Haswell 커널을 돌릴 수 있는지). 알 수 없으면 False."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text("utf-8", errors="replace")
+    except OSError:
+        return False
+    line = re.search(r"^flags\s*:(.*)$", flags, re.M)
+    return line is not None and {"avx2", "fma"} <= set(line.group(1).split())
 
 
 def cmd_serve(extra: list[str]) -> None:
