@@ -199,7 +199,7 @@ def kept_input_changed(func: object, i: int, x: object, in_place: bool) -> Runti
     )
     return RuntimeError(
         f"역전파에 필요한 {type(func).__name__}의 {i}번 입력({var_name(x)})의 data가 순전파 뒤에 "
-        f"{how}. 이대로 계산하면 틀린 미분값이 나옵니다(PyTorch도 같은 경우에 멈춥니다). 값을 "
+        f"{how}. 이대로 계산하면 틀린 미분값이 나옵니다. 값을 "
         f"바꾸기 전에 역전파를 마치거나, 바꾼 값으로 순전파를 다시 계산하세요."
     )
 

@@ -53,7 +53,7 @@ class Linear(Function):
     """y = x @ W + b를 함수 하나로. b가 None이면 x @ W입니다."""
 
     def forward(self, x, W, b):
-        y = x.dot(W)  # 책처럼 dot. 3차원 이상이면 np.matmul과 다릅니다(41단계의 한계).
+        y = x.dot(W)  # 책처럼 dot. W도 3차원 이상이면 np.matmul과 다릅니다(41단계의 한계).
         if b is not None:
             y = y + b
         return y
