@@ -62,14 +62,6 @@ ENGINES: dict[str, EngineInfo] = {
     info.key: info
     for info in (
         EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
-        # 같은 최종 엔진을 빠른 길 없이(use_fast_path(False)): 빠른 길이 무엇을 사는지 같은 실행에서 봅니다.
-        EngineInfo(
-            "reference",
-            "최종 엔진의 기준 구현(빠른 길 끔)",
-            "tinygrad_ko",
-            (CHAIN, ELEMENTWISE_CONST, ELEMENTWISE, MLP, DIGITS, CNN, LSTM, GPT),
-            True,
-        ),
         EngineInfo(
             "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", SCALAR_WORKLOADS, True
         ),
@@ -570,11 +562,6 @@ def load(key: str):
         raise ValueError(f"알 수 없는 엔진 이름: {key!r}. 다음 중 하나를 주세요: {names}")
     module = ENGINES[key].module
     if key in ("tinygrad_ko", "step24"):
-        return OperatorEngine(module)
-    if key == "reference":
-        import tinygrad_ko
-
-        tinygrad_ko.use_fast_path(False)
         return OperatorEngine(module)
     if key in ("step16", "step18"):
         return GenerationStepEngine(module)

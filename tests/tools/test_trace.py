@@ -129,3 +129,22 @@ def test_frames_show_the_generation_of_waiting_functions():
     frames = backward_frames(y)
     assert 'pending_items["Square → b · 1세대"]' in frames[1]
     assert 'pending_items["Square → a · 0세대"]' in frames[2]
+
+
+def test_final_engine_is_traced_through_its_observation_point_not_its_frames(monkeypatch):
+    """최종 엔진의 기록은 observe_backward로만: 프레임을 읽거나 함수의 backward를 바꿔 끼우지 않습니다."""
+    x, a, b, c, y = diamond(tg)
+
+    def no_frames(*args):
+        raise AssertionError("최종 엔진의 프레임을 읽었습니다")
+
+    monkeypatch.setattr("sys._getframe", no_frames)
+    swapped = []
+
+    def on_call(step):
+        swapped.extend(
+            f for f in (y.creator, b.creator, c.creator, a.creator) if "backward" in vars(f)
+        )
+
+    traced_backward(y, on_call, retain_graph=True)
+    assert swapped == [] and x.grad == 64.0

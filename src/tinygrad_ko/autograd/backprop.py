@@ -19,16 +19,13 @@ from __future__ import annotations
 import heapq
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import messages
+from . import messages, observe
+from .function import Function, output_index
 from .modes import using_config
-
-if TYPE_CHECKING:
-    from .function import Function
-    from .variable import Variable
+from .variable import Variable, constant
 
 
 def backpropagate(
@@ -47,7 +44,7 @@ def backpropagate(
     # 시작값은 지역 변수에 두지 않고 바로 칸에 넣습니다(역전파 내내 메모리에 남지 않게).
     pending[root.creator][_index(root)] = _seed(root, gradient, create_graph)
     with using_config("enable_backprop", create_graph):
-        loop(pending, Collector(retain_grad), retain_graph, create_graph)
+        propagate(pending, Collector(retain_grad), retain_graph, create_graph)
 
 
 def grad(
@@ -90,7 +87,7 @@ def grad(
             slots[_index(y)] = _add(slots[_index(y)], seed)
     if pending:
         with using_config("enable_backprop", create_graph):
-            loop(pending, collector, retain_graph, create_graph)
+            propagate(pending, collector, retain_graph, create_graph)
     return collector.results(allow_unused)
 
 
@@ -100,6 +97,7 @@ def propagate(
     """역전파의 반복문. `pending`은 함수 -> 출력마다 모은 미분값이고, 시작값이 든 칸에서 출발합니다.
 
     도중에 예외가 나면 바꾼 grad를 모두 되돌리고, 그래프를 놓아 주지 않은 채 다시 올립니다.
+    `observe.observe_backward`로 듣는 쪽이 있으면 backward를 부르기 직전마다 알립니다.
     """
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
     heap: list[tuple] = []
@@ -107,11 +105,15 @@ def propagate(
         heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
     done = []  # backward를 마친 함수들. 끝까지 성공하면 그때 놓아 줍니다.
+    listeners = observe.listeners()  # 이 역전파를 지켜보는 쪽(보통은 없음)
     try:
         while heap:
-            _, _, func = heapq.heappop(heap)
+            entry = heapq.heappop(heap)
+            func = entry[2]
             gys = _output_grads(func, pending.pop(func), create_graph)
             collector.outputs(func, gys)
+            if listeners:
+                observe.notify(listeners, entry, gys, heap, pending)
             gxs = _call_backward(func, gys, create_graph)
             for edge, needs, gx in zip(func.edges, func.needs_input_grad, gxs):
                 if gx is None or not needs or not collector.wants(edge, gx):
@@ -122,8 +124,8 @@ def propagate(
                     continue
                 if creator not in pending:  # 처음 미분값을 받는 함수: 칸을 만들고 힙에 넣습니다.
                     pending[creator] = [None] * len(creator.outputs)
-                    order += 1
                     heapq.heappush(heap, (-creator.generation, order, creator))
+                    order += 1
                 pending[creator][index] = _add(pending[creator][index], gx)
             done.append(func)
             gys = gxs = gx = None  # 다 쓴 미분값을 다음 함수를 꺼내기 전에 놓습니다(메모리).
@@ -138,10 +140,6 @@ def release(funcs: list[Function]) -> None:
     """역전파가 끝까지 성공한 뒤, backward를 마친 함수들이 붙잡은 것을 한꺼번에 놓아 줍니다."""
     for func in funcs:
         func.release()
-
-
-# 역전파가 부르는 반복문: 위의 기준 구현, 또는 같은 결과를 더 빨리 내는 fastpath.propagate(use_fast_path).
-loop = propagate
 
 
 def _route(edge: object) -> tuple:
@@ -165,7 +163,7 @@ def _output_grads(func: Function, gys: list, create_graph: bool) -> list:
     for i, gy in enumerate(gys):
         if gy is None:
             zeros = np.zeros(*func.output_specs[i])
-            gys[i] = _constant(zeros) if create_graph else zeros
+            gys[i] = constant(zeros) if create_graph else zeros
     return gys
 
 
@@ -267,7 +265,9 @@ class Capture(Collector):
                 wanted is x
             ):  # 돌려줄 배열은 늘 새 배열로, dtype은 입력의 것으로(create_graph면 Variable 그대로)
                 total = _add(self.found[i], gx)
-                self.found[i] = total if backprop_is_graph(total) else np.array(total, x.data.dtype)
+                self.found[i] = (
+                    total if isinstance(total, Variable) else np.array(total, x.data.dtype)
+                )
 
     def undo(self) -> None:
         pass
@@ -281,18 +281,13 @@ class Capture(Collector):
 
 def _in_dtype_of(x: Variable, gx: object) -> object:
     """미분값을 변수 x의 dtype의 ndarray로(PyTorch와 같음). create_graph의 미분값(Variable)은 그대로."""
-    if backprop_is_graph(gx):
+    if isinstance(gx, Variable):
         return gx
     return np.asarray(gx, dtype=x.data.dtype)
 
 
-def backprop_is_graph(value: object) -> bool:
-    """미분값이 Variable인지(create_graph). 엔진의 다른 모듈을 가져오지 않으려고 속성으로 알아봅니다."""
-    return hasattr(value, "creator") and hasattr(value, "requires_grad")
-
-
 def _generation(x: Variable) -> int:
-    return x.generation if backprop_is_graph(x) else 0
+    return x.generation if isinstance(x, Variable) else 0
 
 
 def _start(creator: Function) -> dict:
@@ -303,13 +298,11 @@ def _start(creator: Function) -> dict:
 
 
 def _index(x: Variable) -> int:
-    from .function import output_index  # function이 이 모듈을 가져오므로 여기서 가져옵니다.
-
     return output_index(x.creator, x)
 
 
 def _check_root(root: object) -> None:
-    if not backprop_is_graph(root):
+    if not isinstance(root, Variable):
         raise messages.not_a_root(root)
     if root.data is None:
         raise messages.empty_root()
@@ -334,20 +327,14 @@ def _seed(root: Variable, given: object, create_graph: bool) -> object:
     if given is None:
         seed = np.ones_like(root.data)
     else:
-        array = given.data if backprop_is_graph(given) else given
+        array = given.data if isinstance(given, Variable) else given
         _check_grad(array, root.data.shape, "시작 미분값(gradient)")
         if array.dtype.kind != "f":
             raise messages.non_float_seed(array.dtype)
-        if create_graph and backprop_is_graph(given):
+        if create_graph and isinstance(given, Variable):
             return given
         seed = np.array(array, copy=True)
-    return _constant(seed) if create_graph else seed
-
-
-def _constant(data: np.ndarray) -> Variable:
-    from .function import constant  # function이 이 모듈을 가져오므로 여기서 가져옵니다.
-
-    return constant(data)
+    return constant(seed) if create_graph else seed
 
 
 def _validate_backward_result(func: Function, gxs: tuple, create_graph: bool) -> None:
@@ -365,9 +352,9 @@ def _validate_backward_result(func: Function, gxs: tuple, create_graph: bool) ->
         if gx is None:
             continue
         what = f"{name}.backward가 돌려준 {i}번 입력의 미분값"
-        if create_graph and not backprop_is_graph(gx):
+        if create_graph and not isinstance(gx, Variable):
             raise messages.grad_not_variable(what, gx)
-        _check_grad(gx.data if backprop_is_graph(gx) else gx, func.input_shapes[i], what)
+        _check_grad(gx.data if isinstance(gx, Variable) else gx, func.input_shapes[i], what)
 
 
 def _check_grad(grad: object, shape: tuple[int, ...], what: str) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import messages
 from .modes import backprop_enabled
-from .variable import Variable, as_array, as_variable
+from .variable import Variable, as_variable, constant
 
 # 그래프에 든 노드의 상태: 인스턴스를 다시 부를 때 새 노드에 옮기지 않습니다(클래스의 기본값으로).
 _GRAPH_STATE = frozenset(
@@ -36,7 +36,6 @@ _GRAPH_STATE = frozenset(
         "output_data",
         "generation",
         "in_graph",
-        "backward",  # tools/trace.py가 역전파를 기록하는 동안 잠시 바꿔 끼우는 메서드
     }
 )
 # 인스턴스를 이 호출이 쓸지 정하는 자물쇠(두 스레드가 같은 인스턴스를 처음 부를 때).
@@ -62,8 +61,6 @@ class Function:
     supports_create_graph = False
     # 순전파의 출력을 역전파에 쓰는지(Exp, Tanh). 그러면 출력의 데이터를 붙잡습니다.
     keeps_output = False
-    # 빠른 길(fastpath.py)이 0차원 실수 데이터를 NumPy 스칼라로 넘겨도 되는지(값이 같은 사칙연산만).
-    scalar_inputs = False
 
     # --- 그래프에 들 때 정해지는 상태(기본값은 "그래프 밖") ----------------------------------------
     generation = 0
@@ -83,11 +80,7 @@ class Function:
     in_graph = False  # 이 인스턴스를 지금 어느 호출이 쓰고 있거나 이미 그래프의 노드인지
 
     def __call__(self, *inputs: object) -> Variable | list[Variable]:
-        """함수를 부릅니다: 순전파를 계산하고, 미분이 필요하면 출력을 그래프에 잇습니다.
-
-        이것이 기준 구현입니다. 라이브러리를 가져오면 같은 결과를 더 빨리 내는 `fastpath.call`이 이 자리에
-        끼워집니다(`tinygrad_ko.use_fast_path(False)`이면 이 함수가 그대로 돕니다).
-        """
+        """함수를 부릅니다: 순전파를 계산하고, 미분이 필요하면 출력을 그래프에 잇습니다."""
         node = self._claim()
         xs, needs = [], []  # 입력마다 forward에 넘길 데이터와 미분이 필요한지
         for x in inputs:
@@ -267,11 +260,6 @@ class Function:
             output = Variable(data)
             output.creator, output.generation = self, self.generation + 1
         return output
-
-
-def constant(data: object) -> Variable:
-    """미분하지 않는 상수 변수를 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
-    return Variable(as_array(data), requires_grad=False)
 
 
 def explain_forward_error(node: Function, inputs: tuple, error: Exception) -> NoReturn:

@@ -301,3 +301,11 @@ def grad_shape(what: str, got: tuple, expected: tuple) -> ValueError:
         f"{what}의 모양 {got}이(가) 변수의 모양 {expected}과(와) 다릅니다. "
         f"변수와 같은 모양의 배열을 넣어 주세요."
     )
+
+
+# --- 역전파를 지켜볼 때 ---------------------------------------------------------------------
+def not_a_listener(callback: object) -> TypeError:
+    return TypeError(
+        f"observe_backward에는 역전파의 한 걸음(BackwardStep) 하나를 받는 함수를 주세요. "
+        f"받은 값: {describe(callback)}. 예: observe_backward(lambda step: print(step.func))"
+    )

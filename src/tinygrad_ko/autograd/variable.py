@@ -7,6 +7,9 @@
 - `version`: 라이브러리가 data를 제자리에서 고칠 때마다(옵티마이저의 `step`) 하나씩
   늘어납니다. 역전파는 붙잡아 둔 입력의 버전이 순전파 때와 같은지 보고, 다르면 멈춥니다(PyTorch와 같음).
 - `backward`는 `backprop.py`의 알고리즘을 부릅니다.
+
+세 모듈은 한 방향으로 가져옵니다: `function`은 이 모듈을, `backprop`은 둘 다를 가져옵니다. 거꾸로 가는 곳은
+하나뿐입니다. `Variable.backward`가 부를 때 `backprop`을 가져옵니다(역전파 알고리즘이 변수와 함수를 읽으므로).
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import messages
-from .backprop import backpropagate
 
 if TYPE_CHECKING:
     from .function import Function
@@ -163,8 +165,6 @@ class Variable:
         `backward()`가 이미 놓아 준 그래프(retain_graph=False)는 따라갈 수 없으므로, 이 변수의 창조자가
         놓아 준 함수이면 RuntimeError로 알립니다(그대로 두면 다음 역전파에서야 실패합니다).
         """
-        from .function import constant  # function이 이 모듈을 가져오므로 여기서 가져옵니다.
-
         if self.creator is not None and self.creator.edges is None:
             raise messages.unchain_released(self.creator)
 
@@ -225,6 +225,9 @@ class Variable:
             retain_graph = create_graph
         elif type(retain_graph) is not bool:
             raise messages.not_bool("backward의 retain_graph", retain_graph)
+        # 세 모듈 사이에서 거꾸로 가져오는 단 한 곳(모듈 설명): backprop이 이 모듈을 가져오므로 부를 때 가져옵니다.
+        from .backprop import backpropagate
+
         backpropagate(self, retain_grad, retain_graph, create_graph, gradient)
 
 
@@ -249,6 +252,11 @@ class Parameter(Variable):
 
 
 # --8<-- [end:parameter]
+
+
+def constant(data: object) -> Variable:
+    """미분하지 않는 상수 변수를 만듭니다(엔진 안에서, 수치 데이터에만 씁니다)."""
+    return Variable(as_array(data), requires_grad=False)
 
 
 def as_variable(obj: object) -> Variable:

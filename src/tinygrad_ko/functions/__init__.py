@@ -6,7 +6,6 @@
 연산자(`+`, `*`, `@`, …)와 메서드(`x.reshape`, `x.sum`, …)로 붙입니다.
 """
 
-from . import inplace as _inplace  # noqa: F401 - 빠른 길에 큰 배열의 제자리 역전파 규칙을 등록합니다.
 from . import operators as _operators  # noqa: F401 - 이 함수들을 Variable의 연산자와 메서드로 붙입니다.
 from .activations import ReLU, Sigmoid, relu, sigmoid
 from .conv import (

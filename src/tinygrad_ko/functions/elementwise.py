@@ -186,8 +186,6 @@ class Exp(LibraryFunction):
 
 
 class Neg(LibraryFunction):
-    scalar_inputs = True  # 빠른 길: 0차원 실수는 NumPy 스칼라로(사칙연산은 값이 같습니다)
-
     def keep(self, needs):
         return (False,)
 
@@ -319,8 +317,6 @@ class Select(LibraryFunction):
 # --8<-- [start:add-mul]
 # --8<-- [start:add]
 class Add(LibraryFunction):
-    scalar_inputs = True  # 빠른 길: 0차원 실수는 NumPy 스칼라로(사칙연산은 값이 같습니다)
-
     def keep(self, needs):
         return (False, False)
 
@@ -334,8 +330,6 @@ class Add(LibraryFunction):
 
 # --8<-- [end:add]
 class Sub(LibraryFunction):
-    scalar_inputs = True  # 빠른 길: 0차원 실수는 NumPy 스칼라로(사칙연산은 값이 같습니다)
-
     def keep(self, needs):
         return (False, False)
 
@@ -348,8 +342,6 @@ class Sub(LibraryFunction):
 
 
 class Mul(LibraryFunction):
-    scalar_inputs = True  # 빠른 길: 0차원 실수는 NumPy 스칼라로(사칙연산은 값이 같습니다)
-
     def keep(self, needs):
         return needs[1], needs[0]  # x0의 미분에는 x1이, x1의 미분에는 x0이 필요합니다.
 
@@ -367,8 +359,6 @@ class Mul(LibraryFunction):
 
 
 class Div(LibraryFunction):
-    scalar_inputs = True  # 빠른 길: 0차원 실수는 NumPy 스칼라로(사칙연산은 값이 같습니다)
-
     def keep(self, needs):
         return needs[1], needs[0] or needs[1]  # 두 미분 모두 x1이, x1의 미분에는 x0도 필요합니다.
 

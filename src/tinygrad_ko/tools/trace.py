@@ -1,11 +1,15 @@
 """역전파를 한 걸음씩 들여다봅니다: 함수마다 backward가 불리는 순간의 상태를 기록합니다.
 
-엔진의 코드는 건드리지 않습니다. 그래프 안의 함수 객체마다 `backward`를 "기록하고 원래 backward를
-부르는" 함수로 잠시 바꿔 끼우고, 역전파가 끝나면(예외가 나도) 되돌립니다. 기록하는 순간에 그 함수를
-부른 쪽(엔진의 역전파 코드)의 지역 변수를 읽어, 처리를 기다리는 함수들을 알아냅니다.
+최종 엔진(`tinygrad_ko`)은 역전파를 지켜보는 곳을 스스로 내놓습니다(`tinygrad_ko.autograd.observe_backward`).
+여기서는 그 알림을 받아 적기만 하고, 엔진의 코드나 지역 변수는 건드리지 않습니다. 기다리는 함수는 힙(`heap`)에
+든 것들입니다.
+
+책의 단계를 옮긴 엔진(`tinygrad_ko.steps`)에는 그런 곳이 없습니다. 그래서 그래프 안의 함수 객체마다
+`backward`를 "기록하고 원래 backward를 부르는" 함수로 잠시 바꿔 끼우고(역전파가 끝나면, 예외가 나도
+되돌립니다), 기록하는 순간에 그 함수를 부른 쪽(그 단계의 역전파 코드)의 지역 변수를 읽어 기다리는 함수들을
+알아냅니다.
 
 - 8단계 이후의 반복문: 지역 변수 `funcs`(스택, 또는 세대 순으로 정렬한 리스트)
-- 최종 엔진: 지역 변수 `heap`(우선순위 큐)
 - 7단계의 재귀: 기다리는 목록이 따로 없고, 파이썬의 호출 스택에 쌓인 `Variable.backward` 호출들
 
 `backward_frames`는 이 기록으로 mermaid 그림을 한 장씩 만듭니다. 그림마다 방금 꺼낸 함수를 강조하고,
@@ -18,6 +22,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..autograd import BackwardStep, Variable, observe_backward
 from .viz import is_variable_node, live_outputs, mermaid_text, node_name, nodes, to_mermaid
 
 __all__ = ["Step", "backward_frames", "describe_function", "traced_backward"]
@@ -42,6 +47,10 @@ class Step:
 
 def traced_backward(output: object, on_call: Callable[[Step], None], **backward_kwargs) -> None:
     """`output.backward(**backward_kwargs)`를 부르면서, 함수의 backward가 불릴 때마다 `on_call`을 부릅니다."""
+    if isinstance(output, Variable):  # 최종 엔진: 엔진이 내놓은 관찰 지점으로
+        with observe_backward(lambda step: on_call(_step_of_final_engine(step))):
+            output.backward(**backward_kwargs)
+        return
     functions = [node for node in nodes(output) if not is_variable_node(node)]
     try:
         for func in functions:
@@ -78,26 +87,22 @@ def backward_frames(output: object, **backward_kwargs) -> list[str]:
 # --- 기록 장치 ---------------------------------------------------------------------------
 
 
+def _step_of_final_engine(step: BackwardStep) -> Step:
+    return Step(step.func, "heap", step.waiting, _arrived(step.arrived))
+
+
 def _recorder(func: object, original: Callable, on_call: Callable[[Step], None]) -> Callable:
     def recorded(*gys):
-        caller = sys._getframe(1)  # 이 backward를 부른 엔진 코드
+        caller = sys._getframe(1)  # 이 backward를 부른 단계 엔진의 코드
         on_call(_step_from(func, caller))
         return original(*gys)
 
     return recorded
 
 
-_ENGINE_HELPERS = frozenset({"_call_backward", "_backward"})
-
-
 def _step_from(func: object, caller) -> Step:
-    # 최종 엔진: backward를 부르는 도우미(기준 구현의 _call_backward, 빠른 길의 _backward)를 지나 반복문(propagate)으로
-    while caller.f_code.co_name in _ENGINE_HELPERS:
-        caller = caller.f_back
+    """단계 엔진의 상태: 부른 쪽의 지역 변수 `funcs`, 없으면(7단계의 재귀) 호출 스택."""
     local = caller.f_locals
-    if "heap" in local:
-        entries = sorted(local["heap"], key=lambda entry: entry[:2])  # (세대의 음수, 넣은 순서)
-        return Step(func, "heap", [entry[2] for entry in entries], _arrived(local.get("pending")))
     if "funcs" in local:
         return Step(func, "funcs", list(reversed(local["funcs"])))  # pop()은 끝에서 꺼냅니다.
     stack = []
@@ -110,10 +115,10 @@ def _step_from(func: object, caller) -> Step:
     return Step(func, "stack", stack)
 
 
-def _arrived(pending: dict | None) -> list[tuple[object, object]]:
-    """최종 엔진의 `pending`(함수 -> 출력마다 모은 미분값)에서 (살아 있는 출력 변수, 미분값)."""
+def _arrived(arrived: tuple) -> list[tuple[object, object]]:
+    """최종 엔진의 칸들((함수, 출력마다 모은 미분값))에서 (살아 있는 출력 변수, 미분값)."""
     found = []
-    for func, slots in (pending or {}).items():
+    for func, slots in arrived:
         for ref, grad in zip(func.outputs, slots, strict=True):
             variable = ref()
             if variable is not None and grad is not None:
