@@ -301,3 +301,12 @@ def grad_shape(what: str, got: tuple, expected: tuple) -> ValueError:
         f"{what}의 모양 {got}이(가) 변수의 모양 {expected}과(와) 다릅니다. "
         f"변수와 같은 모양의 배열을 넣어 주세요."
     )
+
+
+# --- 한 판 동안만 받아 주는 옛 이름 ---------------------------------------------------------
+def renamed_function_class(old: str, layer: str, new: str, functional: str) -> str:
+    return (
+        f"{old}은(는) 이름이 바뀌었습니다. 이제 {layer.rsplit('.', 1)[1]}은(는) 층 {layer}만 뜻합니다. "
+        f"함수로 부르려면 F.{functional}(...)를, 함수 클래스가 필요하면 tinygrad_ko.functions.{new}을(를) "
+        f"쓰세요. 옛 이름은 이번 판(0.1)까지만 함수 클래스 {new}을(를) 돌려줍니다."
+    )

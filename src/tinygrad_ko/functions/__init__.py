@@ -12,7 +12,7 @@ from .activations import ReLU, Sigmoid, relu, sigmoid
 from .conv import (
     AveragePooling,
     Col2im,
-    Conv2d,
+    Conv2dFunction,
     Im2col,
     Pooling,
     average_pooling,
@@ -56,9 +56,10 @@ from .elementwise import (
     tanh,
 )
 from .losses import MeanSquaredError, mean_squared_error
-from .matrix import Linear, MatMul, linear, matmul
+from .matrix import LinearFunction, MatMul, linear, matmul
 from .metrics import accuracy
 from .reductions import Max, Mean, Min, Sum, max, mean, min, sum
+from .renamed import old_name as _old_name
 from .shapes import GetItem, Reshape, Transpose, get_item, reshape, transpose
 from .softmax import (
     LogSoftmax,
@@ -81,7 +82,7 @@ __all__ = [
     "get_conv_outsize",
     "im2col",
     "pooling",
-    "Conv2d",
+    "Conv2dFunction",
     "Add",
     "BroadcastTo",
     "Clip",
@@ -89,7 +90,7 @@ __all__ = [
     "Div",
     "Exp",
     "GetItem",
-    "Linear",
+    "LinearFunction",
     "Log",
     "LogSoftmax",
     "MatMul",
@@ -144,3 +145,8 @@ __all__ = [
     "tanh",
     "transpose",
 ]
+
+
+def __getattr__(name: str) -> type:
+    """옛 이름 `F.Linear`, `F.Conv2d`: 한 판 동안 새 이름을 알리며 받아 줍니다(`renamed.py`)."""
+    return _old_name(__name__, name)
