@@ -276,13 +276,17 @@ def test_highlighted_lines_hold_the_text_the_page_says_they_mark():
             problems.append(f"{inc.where}: hl_lines 위에 <!--hl_lines … --> 주석이 없습니다")
             continue
         if [number for number, _ in notes] != numbers:
-            problems.append(f"{inc.where}: 주석의 줄 번호 {[n for n, _ in notes]} ≠ hl_lines {numbers}")
+            problems.append(
+                f"{inc.where}: 주석의 줄 번호 {[n for n, _ in notes]} ≠ hl_lines {numbers}"
+            )
             continue
         ends = [int(n) for token in spec.split() for n in token.split("-")]
         for number, text in notes:
             line = lines[number - 1] if number <= len(lines) else None
             if line is None:
-                problems.append(f"{inc.where}: {number}번 줄이 {inc.path} 구역({len(lines)}줄)에 없습니다")
+                problems.append(
+                    f"{inc.where}: {number}번 줄이 {inc.path} 구역({len(lines)}줄)에 없습니다"
+                )
             elif (text and text not in line) or (not text and line.strip()):
                 problems.append(f"{inc.where}: {number}번 줄은 {line.strip()!r}, 주석은 {text!r}")
             elif not text and number in ends:
