@@ -3,7 +3,8 @@
 페이지는 ``hl_lines`` 펜스 위의 ``<!--hl_lines`` 주석에 밝힐 줄마다 그 줄의 글을 적습니다
 (``tests/site/test_snippets.py``가 확인합니다). 코드에 줄이 더해지거나 빠지면 번호만 어긋나고 글은
 그대로이므로, 넣은 코드에서 그 글이 있는 줄을 찾아 번호를 고칩니다. 글이 있는 줄이 없거나 둘 이상이면
-고치지 않고 알립니다(사람이 보고 정할 일입니다). 범위(``4-12``)는 양 끝의 글로 찾습니다.
+고치지 않고 알립니다(사람이 보고 정할 일입니다). 범위(``4-12``)는 양 끝의 글로 찾습니다. 원래
+줄에 글이 그대로 있으면 그 줄을 둡니다.
 
     python scripts/renumber_highlights.py            # 고칠 것만 보여 줍니다
     python scripts/renumber_highlights.py --write    # 페이지를 고칩니다
@@ -22,8 +23,8 @@ import test_snippets as snippets  # noqa: E402 - 넣기와 구역을 읽는 규�
 
 
 def _find(lines: list[str], text: str, near: int) -> int | None:
-    """글이 든 줄 번호(1부터). 빈 글은 원래 번호 그대로, 여러 줄이면 None."""
-    if not text:
+    """글이 든 줄 번호(1부터). 빈 글이나 원래 줄에 아직 글이 있으면 그 번호, 여러 줄이면 None."""
+    if not text or (near <= len(lines) and text in lines[near - 1]):
         return near
     found = [number for number, line in enumerate(lines, 1) if text in line]
     return found[0] if len(found) == 1 else None
