@@ -101,3 +101,9 @@ def test_micrograd_sign_accuracy_keeps_its_old_name_for_one_release():
         old = micro_nn.accuracy
     assert old is micro_nn.sign_accuracy and "tinygrad_ko.accuracy" in str(caught[0].message)
     assert micro_nn.sign_accuracy is not tinygrad_ko.accuracy
+
+
+@pytest.mark.parametrize("name", ["linear", "conv2d", "dropout"])
+def test_functional_forms_live_with_the_functions_and_nn_only_re_exports_them(name):
+    assert name in F.__all__ and getattr(tinygrad_ko, name) is getattr(F, name)
+    assert getattr(F, name).__module__.startswith("tinygrad_ko.functions.")

@@ -2,7 +2,7 @@
 
 원소별 함수와 브로드캐스트(`elementwise`), 모양 바꾸기와 인덱싱(`shapes`), 축을 따라 줄이기
 (`reductions`), 행렬 곱과 linear(`matrix`), 활성화 함수(`activations`), 손실 함수(`losses`),
-소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`), 합성곱과 풀링(`conv`). `operators`는 이 함수들을 `Variable`의
+소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`), 합성곱과 풀링(`conv`), 드롭아웃(`dropout`). `operators`는 이 함수들을 `Variable`의
 연산자(`+`, `*`, `@`, …)와 메서드(`x.reshape`, `x.sum`, …)로 붙입니다.
 """
 
@@ -23,6 +23,7 @@ from .conv import (
     im2col,
     pooling,
 )
+from .dropout import dropout
 from .elementwise import (
     Add,
     BroadcastTo,
@@ -119,6 +120,7 @@ __all__ = [
     "clip",
     "cos",
     "div",
+    "dropout",
     "exp",
     "get_item",
     "linear",
