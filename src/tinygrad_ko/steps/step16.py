@@ -33,15 +33,7 @@ class Variable(_previous.Variable):
     """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다(``cleargrad``는 14단계 그대로)."""
 
     def __init__(self, data):
-        if data is not None and not isinstance(data, np.ndarray):
-            raise TypeError(
-                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
-                f"받은 값의 타입: {type(data).__name__}. "
-                "np.array(...)로 감싸서 넘겨 주세요."
-            )
-        self.data = data
-        self.grad = None
-        self.creator = None
+        super().__init__(data)  # 14단계(곧 9단계)의 검사와 data, grad, creator
         self.generation = 0  # 사용자가 만든 변수는 0세대입니다.
 
     # --8<-- [start:set_creator]

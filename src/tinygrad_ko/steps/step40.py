@@ -287,11 +287,8 @@ def add(x0, x1):
     return Add()(x0, x1)
 
 
-class Mul(Function):
-    """y = x0 * x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다."""
-
-    def forward(self, x0, x1):
-        return x0 * x1
+class Mul(_previous.Mul, Function):
+    """y = x0 * x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -341,11 +338,8 @@ def rsub(x0, x1):
     return Sub()(x1, x0)
 
 
-class Div(Function):
-    """y = x0 / x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다."""
-
-    def forward(self, x0, x1):
-        return x0 / x1
+class Div(_previous.Div, Function):
+    """y = x0 / x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         x0, x1 = self.inputs
