@@ -160,6 +160,13 @@ def _events(lines: list[tuple[int, str]], depth: int = 0) -> Iterator[Event]:
             index += 1
             body_text = "".join(line + "\n" for line in body)
             yield Fence(info, body_text, number, depth, ticks)
+        elif stripped.startswith("<!--"):
+            # 그 밖의 주석(밝은 줄이 가리킬 글을 적은 <!--hl_lines … --> 등)은 독자에게 보이지 않으므로 뺍니다.
+            while "-->" not in lines[index][1]:
+                index += 1
+                if index >= len(lines):
+                    raise NotebookError(f"{number}번째 줄의 HTML 주석이 닫히지 않았습니다.")
+            index += 1
         elif admonition or tab:
             body, index = _container_body(lines, index + 1)
             if admonition:

@@ -34,3 +34,7 @@ else:
     from .functions import *  # noqa: F403 - functions.__all__ (연산자도 이때 Variable에 붙습니다)
 
     __all__ = [*autograd.__all__, *functions.__all__]
+
+    def __getattr__(name: str) -> type:
+        """옛 이름 `tinygrad_ko.Linear`, `tinygrad_ko.Conv2d`: 한 판 동안 새 이름을 알리며 받아 줍니다."""
+        return functions.renamed.old_name(__name__, name)

@@ -10,11 +10,11 @@ import math
 import numpy as np
 import pytest
 
-from tinygrad_ko.micrograd.nn import MLP, accuracy, hinge_loss, train
+from tinygrad_ko.micrograd.nn import MLP, hinge_loss, sign_accuracy, train
 from tinygrad_ko.micrograd.value import Value
 
 
-@pytest.mark.parametrize("function", [hinge_loss, accuracy])
+@pytest.mark.parametrize("function", [hinge_loss, sign_accuracy])
 def test_zero_one_labels_are_refused_with_a_hint(function):
     scores = [Value(0.5), Value(-0.5)]
     with pytest.raises(ValueError, match=r"-1 또는 \+1") as info:
@@ -30,7 +30,7 @@ def test_any_label_other_than_plus_minus_one_is_refused(labels):
 
 def test_numpy_labels_of_plus_minus_one_still_work():
     scores = [Value(0.5), Value(-0.5)]
-    assert accuracy(scores, np.array([1, -1])) == 1.0
+    assert sign_accuracy(scores, np.array([1, -1])) == 1.0
     assert hinge_loss(scores, np.array([1.0, -1.0])).data == pytest.approx(0.5)
 
 
@@ -41,9 +41,9 @@ def test_hinge_loss_with_float_scores_says_to_pass_the_model_output():
 
 
 def test_accuracy_accepts_plain_numbers_because_it_needs_no_gradient():
-    assert accuracy([0.5, -0.3, 2.0], [1, -1, -1]) == pytest.approx(2 / 3)
+    assert sign_accuracy([0.5, -0.3, 2.0], [1, -1, -1]) == pytest.approx(2 / 3)
     with pytest.raises(TypeError, match="Value가 아닙니다"):
-        accuracy(["0.5"], [1])
+        sign_accuracy(["0.5"], [1])
 
 
 def test_train_with_a_multi_output_model_says_to_use_one_output():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tinygrad_ko.data.datasets import make_moons
-from tinygrad_ko.micrograd.nn import MLP, Layer, Neuron, accuracy, hinge_loss, sgd_step, train
+from tinygrad_ko.micrograd.nn import MLP, Layer, Neuron, hinge_loss, sgd_step, sign_accuracy, train
 from tinygrad_ko.micrograd.value import Value
 
 
@@ -146,10 +146,10 @@ def test_hinge_loss_value_and_gradient():
 
 def test_accuracy_counts_sign_agreement():
     scores = [Value(2.0), Value(-0.5), Value(0.1), Value(-3.0)]
-    assert accuracy(scores, [1.0, -1.0, -1.0, 1.0]) == 0.5
-    assert accuracy(scores, np.array([1.0, -1.0, 1.0, -1.0])) == 1.0
+    assert sign_accuracy(scores, [1.0, -1.0, -1.0, 1.0]) == 0.5
+    assert sign_accuracy(scores, np.array([1.0, -1.0, 1.0, -1.0])) == 1.0
     with pytest.raises(ValueError, match="수가 같아야"):
-        accuracy(scores, [1.0])
+        sign_accuracy(scores, [1.0])
     with pytest.raises(ValueError, match="수가 같아야"):
         hinge_loss([], [])
 

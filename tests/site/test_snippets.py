@@ -11,8 +11,8 @@
 - ``src/``의 구역 표시는 모두 어떤 페이지가 넣어야 합니다. 아무 페이지도 보여 주지 않는 표시는
   코드를 읽기 어렵게 할 뿐이므로 지웁니다.
 - 표시는 짝이 맞게 포개지고, 구역 하나하나가 그 자체로 문법에 맞는 파이썬 코드입니다.
-- 페이지가 밝게 표시한 줄(``hl_lines``, 범위는 양 끝)은 넣은 코드의 빈 줄이나 끝 너머를 가리키지
-  않습니다. 소스에 줄을 더하면 번호가 조용히 밀리기 때문입니다.
+- 페이지가 밝게 표시한 줄(``hl_lines``)마다, 펜스 위의 ``<!--hl_lines`` 주석이 그 줄에 있어야 할 글을
+  적고, 넣은 코드의 그 줄에 그 글이 있습니다. 소스에 줄을 더하면 번호가 조용히 밀리기 때문입니다.
 """
 
 from __future__ import annotations
@@ -201,15 +201,44 @@ def test_pymdownx_includes_each_section_as_this_test_reads_it():
         assert got == section_text(ROOT / inc.path, inc.section).strip("\n"), inc.where
 
 
-def test_highlighted_lines_point_at_code():
-    problems = []
-    pages = {}
+def _hl_numbers(spec: str) -> list[int]:
+    """`hl_lines="4-6 9"` → [4, 5, 6, 9](범위는 양 끝을 넣어)."""
+    numbers = []
+    for token in spec.split():
+        first, _, last = token.partition("-")
+        numbers.extend(range(int(first), int(last or first) + 1))
+    return numbers
+
+
+def _hl_notes(page: list[str], fence: int) -> list[tuple[int, str]] | None:
+    """펜스 바로 위(빈 줄 하나를 건너)의 `<!--hl_lines` … `-->` 주석: (줄 번호, 그 줄에 있어야 할 글) 목록."""
+    end = fence - 1
+    while end >= 0 and not page[end].strip():
+        end -= 1
+    if end < 0 or page[end].strip() != "-->":
+        return None
+    start = end - 1
+    while start >= 0 and page[start].strip() != "<!--hl_lines":
+        if page[start].strip() in {"", "-->"} or "<!--" in page[start]:
+            return None
+        start -= 1
+    notes = []
+    for line in page[start + 1 : end]:
+        number, _, text = line.strip().partition(":")
+        notes.append((int(number), text.strip()))
+    return notes
+
+
+def highlights() -> list[tuple[Include, str, list[tuple[int, str]] | None, list[str]]]:
+    """밝게 표시한 넣기마다 (넣기, hl_lines 값, 페이지의 주석, 넣은 코드의 줄들)."""
+    found, pages = [], {}
     for inc in includes():
         if inc.lines is not None or not (ROOT / inc.path).is_file():
             continue  # 줄 번호로 넣기와 없는 파일은 위의 검사가 알립니다
         if inc.page not in pages:
             pages[inc.page] = (ROOT / inc.page).read_text(encoding="utf-8").splitlines()
-        fence = HL_LINES.search(pages[inc.page][inc.line - 2])  # 넣기 바로 위의 ```py 줄
+        page = pages[inc.page]
+        fence = HL_LINES.search(page[inc.line - 2])  # 넣기 바로 위의 ```py 줄
         if fence is None:
             continue
         path = ROOT / inc.path
@@ -219,12 +248,47 @@ def test_highlighted_lines_point_at_code():
             )
         else:
             text = section_text(path, inc.section)
-        lines = text.splitlines()
-        # 범위("4-12")는 양 끝을 봅니다(범위 안의 빈 줄은 코드 덩어리의 일부일 수 있습니다).
-        ends = [int(n) for token in fence["numbers"].split() for n in token.split("-")]
-        wrong = [n for n in ends if n > len(lines) or not lines[n - 1].strip()]
-        if wrong:
+        found.append((inc, fence["numbers"], _hl_notes(page, inc.line - 2), text.splitlines()))
+    return found
+
+
+def test_the_highlight_check_sees_every_highlight():
+    assert len(highlights()) > 100
+
+
+def test_highlighted_lines_hold_the_text_the_page_says_they_mark():
+    """밝은 줄은 번호만으로는 조용히 어긋납니다(소스에 줄을 더하면 번호가 밀립니다). 그래서 페이지는 펜스
+    바로 위의 주석에 밝힐 줄마다 그 줄의 글을 적고, 이 검사는 넣은 코드의 그 줄에 그 글이 있는지 봅니다::
+
+        <!--hl_lines
+        7: def backward(self, gy):
+        8: return gy * cos(x)
+        -->
+
+        ```py title="..." hl_lines="7 8"
+
+    빈 글은 빈 줄(범위 안의 빈 줄)입니다. 범위의 양 끝은 비어 있으면 안 됩니다.
+    """
+    problems = []
+    for inc, spec, notes, lines in highlights():
+        numbers = _hl_numbers(spec)
+        if notes is None:
+            problems.append(f"{inc.where}: hl_lines 위에 <!--hl_lines … --> 주석이 없습니다")
+            continue
+        if [number for number, _ in notes] != numbers:
             problems.append(
-                f"{inc.where}: hl_lines의 {wrong}번 줄이 {inc.path} 구역에서 비었거나 없습니다"
+                f"{inc.where}: 주석의 줄 번호 {[n for n, _ in notes]} ≠ hl_lines {numbers}"
             )
+            continue
+        ends = [int(n) for token in spec.split() for n in token.split("-")]
+        for number, text in notes:
+            line = lines[number - 1] if number <= len(lines) else None
+            if line is None:
+                problems.append(
+                    f"{inc.where}: {number}번 줄이 {inc.path} 구역({len(lines)}줄)에 없습니다"
+                )
+            elif (text and text not in line) or (not text and line.strip()):
+                problems.append(f"{inc.where}: {number}번 줄은 {line.strip()!r}, 주석은 {text!r}")
+            elif not text and number in ends:
+                problems.append(f"{inc.where}: hl_lines의 {number}번 줄(범위의 끝)이 비었습니다")
     assert not problems, "\n".join(problems)

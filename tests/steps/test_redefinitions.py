@@ -69,20 +69,55 @@ def _modules() -> list[tuple[str, ast.Module]]:
     return [(path.stem, ast.parse(path.read_text(encoding="utf-8"))) for path in paths]
 
 
+def _extends_earlier(node: ast.AST) -> bool:
+    """``class Variable(step36.Variable)``처럼 앞 단계의 같은 이름을 물려받아 일부만 다시 쓰는 클래스."""
+    return isinstance(node, ast.ClassDef) and any(
+        isinstance(base, ast.Attribute) and base.attr == node.name for base in node.bases
+    )
+
+
+def _members(node: ast.AST) -> dict[str, str]:
+    """클래스 본문의 메서드와 클래스 속성(이름 -> 비교용 트리). 함수는 자기 자신 하나입니다."""
+    if not isinstance(node, ast.ClassDef):
+        return {node.name: _comparable(node)}
+    members = {}
+    for statement in node.body:
+        if isinstance(statement, DEFINITIONS):
+            members[statement.name] = _comparable(statement)
+        elif isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    members[target.id] = ast.dump(statement)
+    return members
+
+
 def redefinitions() -> list[Redefinition]:
+    """다시 정의한 것마다 앞 정의와 같은지. 앞 단계를 물려받는 클래스는 다시 쓴 멤버만 견줍니다.
+
+    물려받는 클래스의 멤버가 자기 클래스 이름을 가리키면, 그 이름이 이제 이 모듈의 클래스이므로
+    이 모듈의 이름을 가리키는 것으로 셉니다(예: 시작 미분값을 ``Variable(...)``로 만드는 ``backward``).
+    """
     found = []
-    latest: dict[str, tuple[str, str]] = {}  # 이름 -> (모듈, 비교용 트리)
+    latest: dict[str, tuple[str, str, dict[str, str]]] = {}  # 이름 -> (모듈, 비교용 트리, 멤버)
     for module, tree in _modules():
         own = own_names(tree)
         for node in tree.body:
             if not isinstance(node, DEFINITIONS):
                 continue
-            dump = _comparable(node)
+            dump, members = _comparable(node), _members(node)
             if node.name in latest:
-                earlier, earlier_dump = latest[node.name]
-                binds = tuple(sorted((_uses(node) & own) - {node.name}))
-                found.append(Redefinition(module, node.name, earlier, dump == earlier_dump, binds))
-            latest[node.name] = (module, dump)
+                earlier, earlier_dump, earlier_members = latest[node.name]
+                uses = _uses(node) & own
+                if _extends_earlier(node):
+                    same = all(earlier_members.get(k) == v for k, v in members.items())
+                    members = {**earlier_members, **members}
+                    dump = None  # 물려받은 클래스는 멤버로만 견줍니다
+                else:
+                    same = dump == earlier_dump if earlier_dump else members == earlier_members
+                    uses -= {node.name}
+                binds = tuple(sorted(uses))
+                found.append(Redefinition(module, node.name, earlier, same, binds))
+            latest[node.name] = (module, dump, members)
     return found
 
 

@@ -94,7 +94,10 @@ def test_package_does_not_import_the_final_engine():
 @pytest.mark.parametrize("module", ["step16", "step17", "step18", "step22"])
 def test_sorting_backward_keeps_the_books_sort(module):
     # 넓은 그래프에서의 정렬 비용을 뒤 장에서 재므로 책의 정렬을 그대로 둡니다.
-    source = inspect.getsource(importlib.import_module(f"tinygrad_ko.steps.{module}").Variable)
+    # 22단계처럼 backward를 앞 단계에서 물려받은 Variable도 그 backward를 봅니다.
+    source = inspect.getsource(
+        importlib.import_module(f"tinygrad_ko.steps.{module}").Variable.backward
+    )
     add_func = source[source.index("def add_func") : source.index("add_func(self.creator)")]
     assert "funcs.sort(key=lambda x: x.generation)" in add_func
 

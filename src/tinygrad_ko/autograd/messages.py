@@ -309,3 +309,12 @@ def not_a_listener(callback: object) -> TypeError:
         f"observe_backward에는 역전파의 한 걸음(BackwardStep) 하나를 받는 함수를 주세요. "
         f"받은 값: {describe(callback)}. 예: observe_backward(lambda step: print(step.func))"
     )
+
+
+# --- 한 판 동안만 받아 주는 옛 이름 ---------------------------------------------------------
+def renamed_function_class(old: str, layer: str, new: str, functional: str) -> str:
+    return (
+        f"{old}은(는) 이름이 바뀌었습니다. 이제 {layer.rsplit('.', 1)[1]}은(는) 층 {layer}만 뜻합니다. "
+        f"함수로 부르려면 F.{functional}(...)를, 함수 클래스가 필요하면 tinygrad_ko.functions.{new}을(를) "
+        f"쓰세요. 옛 이름은 이번 판(0.1)까지만 함수 클래스 {new}을(를) 돌려줍니다."
+    )

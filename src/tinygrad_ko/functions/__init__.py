@@ -2,7 +2,7 @@
 
 원소별 함수와 브로드캐스트(`elementwise`), 모양 바꾸기와 인덱싱(`shapes`), 축을 따라 줄이기
 (`reductions`), 행렬 곱과 linear(`matrix`), 활성화 함수(`activations`), 손실 함수(`losses`),
-소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`), 합성곱과 풀링(`conv`). `operators`는 이 함수들을 `Variable`의
+소프트맥스와 교차 엔트로피(`softmax`), 정확도(`metrics`), 합성곱과 풀링(`conv`), 드롭아웃(`dropout`). `operators`는 이 함수들을 `Variable`의
 연산자(`+`, `*`, `@`, …)와 메서드(`x.reshape`, `x.sum`, …)로 붙입니다.
 """
 
@@ -11,7 +11,7 @@ from .activations import ReLU, Sigmoid, relu, sigmoid
 from .conv import (
     AveragePooling,
     Col2im,
-    Conv2d,
+    Conv2dFunction,
     Im2col,
     Pooling,
     average_pooling,
@@ -22,6 +22,7 @@ from .conv import (
     im2col,
     pooling,
 )
+from .dropout import dropout
 from .elementwise import (
     Add,
     BroadcastTo,
@@ -55,9 +56,10 @@ from .elementwise import (
     tanh,
 )
 from .losses import MeanSquaredError, mean_squared_error
-from .matrix import Linear, MatMul, linear, matmul
+from .matrix import LinearFunction, MatMul, linear, matmul
 from .metrics import accuracy
 from .reductions import Max, Mean, Min, Sum, max, mean, min, sum
+from .renamed import old_name as _old_name
 from .shapes import GetItem, Reshape, Transpose, get_item, reshape, transpose
 from .softmax import (
     LogSoftmax,
@@ -80,7 +82,7 @@ __all__ = [
     "get_conv_outsize",
     "im2col",
     "pooling",
-    "Conv2d",
+    "Conv2dFunction",
     "Add",
     "BroadcastTo",
     "Clip",
@@ -88,7 +90,7 @@ __all__ = [
     "Div",
     "Exp",
     "GetItem",
-    "Linear",
+    "LinearFunction",
     "Log",
     "LogSoftmax",
     "MatMul",
@@ -117,6 +119,7 @@ __all__ = [
     "clip",
     "cos",
     "div",
+    "dropout",
     "exp",
     "get_item",
     "linear",
@@ -143,3 +146,8 @@ __all__ = [
     "tanh",
     "transpose",
 ]
+
+
+def __getattr__(name: str) -> type:
+    """옛 이름 `F.Linear`, `F.Conv2d`: 한 판 동안 새 이름을 알리며 받아 줍니다(`renamed.py`)."""
+    return _old_name(__name__, name)

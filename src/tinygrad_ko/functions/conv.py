@@ -33,7 +33,7 @@ from .matrix import linear
 __all__ = [
     "AveragePooling",
     "Col2im",
-    "Conv2d",
+    "Conv2dFunction",
     "Im2col",
     "Pooling",
     "average_pooling",
@@ -281,7 +281,7 @@ def _b_shape(b):
 
 
 # --8<-- [start:conv2d-forward]
-class Conv2d(LibraryFunction):
+class Conv2dFunction(LibraryFunction):
     """합성곱을 노드 하나로. 그림 n마다 y[n] = W · col[n] + b: W는 (OC, C·KH·KW)로 편 필터, col[n]은
     im2col로 편 (C·KH·KW, OH·OW) 행렬입니다. 그림마다의 행렬 곱이라 출력이 바로 (N, OC, OH, OW)입니다.
 
@@ -365,8 +365,8 @@ def conv2d(x, W, b=None, stride=1, pad=0):
     """
     _check_conv(_shape(x), _shape(W), _b_shape(b), stride, pad, "conv2d")
     if b is None:
-        return Conv2d(stride, pad)(x, W)
-    return Conv2d(stride, pad)(x, W, b)
+        return Conv2dFunction(stride, pad)(x, W)
+    return Conv2dFunction(stride, pad)(x, W, b)
 
 
 # --- 풀링 -----------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def matmul_grads(shapes: tuple, gy, x, W) -> tuple:
 
 
 # --8<-- [start:linear]
-class Linear(LibraryFunction):
+class LinearFunction(LibraryFunction):
     """완전 연결 층의 계산 y = x @ W + b를 노드 하나로. b가 없으면(입력 두 개) x @ W입니다.
 
     x @ W와 + b를 따로 기록하면 노드가 둘이지만, 한 노드면 기록과 역전파의 고정 비용이 절반이고
@@ -177,7 +177,7 @@ def linear(x, W, b=None):
     x_shape, w_shape = _shape_of(x), _shape_of(W)
     check_matmul_shapes(x_shape, w_shape, "linear의 x @ W")
     if b is None:
-        return Linear()(x, W)
+        return LinearFunction()(x, W)
     b = _operand(b, x)
     y_shape, b_shape = matmul_shape(x_shape, w_shape), _shape_of(b)
     if y_shape and b_shape == y_shape[-1:]:
@@ -192,4 +192,4 @@ def linear(x, W, b=None):
             f"linear의 편향 b의 모양 {_shape_of(b)}을(를) x @ W의 모양 {y_shape}에 더할 수 "
             f"없습니다. b는 보통 (출력 크기,) = ({y_shape[-1]},) 모양으로 주세요."
         )
-    return Linear()(x, W, b)
+    return LinearFunction()(x, W, b)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tinygrad_ko import Parameter, exp, log, no_grad
+from tinygrad_ko import Parameter, exp, log, no_grad, softmax
 from tinygrad_ko._checks import check_positive
 from tinygrad_ko.nn.layers import Layer
 from tinygrad_ko.optimizers import Adam
@@ -24,7 +24,7 @@ from tinygrad_ko.optimizers import Adam
 from .config import GPTConfig, weight_shapes
 from .data import check_token_ids
 
-__all__ = ["TensorEngine", "TensorGPT", "causal_mask", "cross_entropy", "rms_norm", "softmax"]
+__all__ = ["TensorEngine", "TensorGPT", "causal_mask", "cross_entropy", "rms_norm"]
 
 RMS_EPS = 1e-5
 
@@ -33,13 +33,6 @@ RMS_EPS = 1e-5
 def rms_norm(x):
     """마지막 축을 따라 x / √(mean(x²) + ε)."""
     return x * ((x * x).mean(axis=-1, keepdims=True) + RMS_EPS) ** -0.5
-
-
-def softmax(x, axis: int = -1):
-    """exp(x - m) / Σ exp(x - m). m(축을 따른 최댓값)은 상수로 뺍니다."""
-    m = np.max(x.data, axis=axis, keepdims=True)
-    e = exp(x - m)
-    return e / e.sum(axis=axis, keepdims=True)
 
 
 def cross_entropy(logits, targets: np.ndarray):

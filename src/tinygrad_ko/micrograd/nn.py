@@ -17,7 +17,7 @@ from .._checks import check_count, is_integer, is_real
 from .._describe import describe
 from .value import Value
 
-__all__ = ["MLP", "Layer", "Module", "Neuron", "accuracy", "hinge_loss", "sgd_step", "train"]
+__all__ = ["MLP", "Layer", "Module", "Neuron", "hinge_loss", "sgd_step", "sign_accuracy", "train"]
 
 
 # --8<-- [start:module]
@@ -188,7 +188,7 @@ def hinge_loss(scores: Sequence[Value], labels: Sequence[float]) -> Value:
     return total * (1.0 / len(scores))
 
 
-def accuracy(scores: Sequence[Value | float], labels: Sequence[float]) -> float:
+def sign_accuracy(scores: Sequence[Value | float], labels: Sequence[float]) -> float:
     """점수의 부호(s > 0이면 +1)가 레이블과 같은 점의 비율입니다. 점수는 Value나 실수입니다."""
     signs = _check_points(scores, labels, numbers_ok=True)
     hits = sum((_data(s) > 0.0) == (yi > 0.0) for s, yi in zip(scores, signs, strict=True))
@@ -276,7 +276,7 @@ def train(
     for step in range(steps):
         scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
         loss = hinge_loss(scores, y)
-        acc = accuracy(scores, y)
+        acc = sign_accuracy(scores, y)
         if on_step is not None:
             on_step(step, loss.data, acc)
         if not math.isfinite(loss.data):
@@ -285,7 +285,7 @@ def train(
         loss.backward()
         sgd_step(model.parameters(), learning_rate)
     scores = [model(x) for x in X]  # 마지막 갱신 뒤의 성적
-    return hinge_loss(scores, y).data, accuracy(scores, y)
+    return hinge_loss(scores, y).data, sign_accuracy(scores, y)
 
 
 # --8<-- [end:train]
@@ -297,3 +297,19 @@ def _diverged(step: int, loss: float, learning_rate: float) -> RuntimeError:
         f"멈춥니다. 학습률(learning_rate={learning_rate!r})을 줄여(예: 10분의 1) 새 모델로 다시 "
         f"학습하세요."
     )
+
+
+def __getattr__(name: str) -> object:
+    """옛 이름 `accuracy`를 한 판(0.1) 동안만 받아 줍니다. 다음 판에서 지웁니다."""
+    if name != "accuracy":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    warnings.warn(
+        "tinygrad_ko.micrograd.nn.accuracy는 이름이 sign_accuracy로 바뀌었습니다. 점수의 부호로 맞힌 "
+        "비율이라, 가장 큰 점수(argmax)로 맞힌 비율인 tinygrad_ko.accuracy와 이름이 겹치지 않게 했습니다. "
+        "옛 이름은 이번 판(0.1)까지만 sign_accuracy를 돌려줍니다.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return sign_accuracy

@@ -1,5 +1,5 @@
 """작은 프레임워크의 층과 모델: `Parameter`를 모으는 `Layer`와 `Linear`(`layers`), `Model`·`Sequential`·`MLP`
-(`models`), 드롭아웃(`dropout`), 합성곱 층(`conv`), 순환 신경망(`rnn`). 옵티마이저는 `tinygrad_ko.optimizers`, 데이터는 `tinygrad_ko.data`에 있습니다.
+(`models`), 드롭아웃 층(`dropout`, 함수 형태는 `functions`), 합성곱 층(`conv`), 순환 신경망(`rnn`). 옵티마이저는 `tinygrad_ko.optimizers`, 데이터는 `tinygrad_ko.data`에 있습니다.
 
 micrograd 방식의 스칼라 신경망은 이 폴더가 아니라 `tinygrad_ko.micrograd`에 있습니다.
 """

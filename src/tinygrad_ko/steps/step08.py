@@ -4,8 +4,9 @@
 넣어 두고, ``funcs.pop()``으로 하나씩 꺼내 처리합니다. 리스트를 스택(stack)으로 쓰는 셈입니다.
 호출이 쌓이지 않으므로 함수가 20만 개 이어진 사슬도 역전파할 수 있습니다.
 
-``Function``, ``Square``, ``Exp``의 코드는 7단계와 같지만, 출력을 이 모듈의 ``Variable``로
-만들어야 하므로 이 모듈에 다시 정의합니다.
+``Variable``은 7단계의 상자를 물려받아 ``backward``만 바꿉니다. ``Function``은 출력을 이 모듈의
+``Variable``로 만들어야 하므로 같은 ``__call__``만 다시 적고, ``Square``와 ``Exp``는 7단계의 것을
+물려받아 이 모듈의 ``Function``으로 부르기만 합니다.
 
 ``traced_backward``는 ``backward``와 같은 반복문을 돌면서 매 반복마다 ``funcs``에 든 함수를
 보여 줍니다. 책의 ``backward`` 모양을 그대로 두려고 따로 떼어 놓았습니다.
@@ -14,21 +15,13 @@
 다루지 못합니다(13~16단계에서 고칩니다).
 """
 
-import numpy as np
+from . import step07 as _previous
 
 __all__ = ["Exp", "Function", "Square", "Variable", "traced_backward"]
 
 
-class Variable:
-    """데이터, 미분값, 창조자를 기억하는 상자입니다."""
-
-    def __init__(self, data):
-        self.data = data
-        self.grad = None
-        self.creator = None
-
-    def set_creator(self, func):
-        self.creator = func
+class Variable(_previous.Variable):
+    """7단계의 상자에서 ``backward``만 반복문으로 바꿉니다."""
 
     # --8<-- [start:backward]
     def backward(self):
@@ -43,8 +36,8 @@ class Variable:
     # --8<-- [end:backward]
 
 
-class Function:
-    """입력과 출력을 기억하고, 출력의 창조자를 자신으로 설정하는 함수의 기반 클래스입니다."""
+class Function(_previous.Function):
+    """7단계와 같은 ``__call__``입니다. 이 모듈의 ``Variable``을 만들도록 다시 적었습니다."""
 
     def __call__(self, input):
         x = input.data
@@ -55,33 +48,13 @@ class Function:
         self.output = output
         return output
 
-    def forward(self, x):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
-    def backward(self, gy):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
+class Square(_previous.Square, Function):
+    """7단계의 ``Square``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
-class Square(Function):
-    """y = x², 국소 미분은 2x입니다."""
-
-    def forward(self, x):
-        return x**2
-
-    def backward(self, gy):
-        x = self.input.data
-        return 2 * x * gy
-
-
-class Exp(Function):
-    """y = eˣ, 국소 미분은 eˣ 자신입니다."""
-
-    def forward(self, x):
-        return np.exp(x)
-
-    def backward(self, gy):
-        x = self.input.data
-        return np.exp(x) * gy
+class Exp(_previous.Exp, Function):
+    """7단계의 ``Exp``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 # --8<-- [start:traced_backward]

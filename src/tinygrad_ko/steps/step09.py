@@ -15,6 +15,8 @@
 
 import numpy as np
 
+from . import step08 as _previous
+
 __all__ = ["Exp", "Function", "Square", "Variable", "as_array", "exp", "square"]
 
 
@@ -29,8 +31,8 @@ def as_array(x):
 # --8<-- [end:as_array]
 
 
-class Variable:
-    """numpy.ndarray만 담는 상자입니다."""
+class Variable(_previous.Variable):
+    """numpy.ndarray만 담는 상자입니다. ``set_creator``는 8단계 그대로입니다."""
 
     # --8<-- [start:init]
     def __init__(self, data):
@@ -45,9 +47,6 @@ class Variable:
         self.creator = None
 
     # --8<-- [end:init]
-
-    def set_creator(self, func):
-        self.creator = func
 
     # --8<-- [start:backward]
     def backward(self):
@@ -66,7 +65,7 @@ class Variable:
 
 
 # --8<-- [start:function]
-class Function:
+class Function(_previous.Function):
     """입력과 출력을 기억하고, 출력의 창조자를 자신으로 설정하는 함수의 기반 클래스입니다."""
 
     def __call__(self, input):
@@ -78,36 +77,16 @@ class Function:
         self.output = output
         return output
 
-    def forward(self, x):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
-
-    def backward(self, gy):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
-
 
 # --8<-- [end:function]
 
 
-class Square(Function):
-    """y = x², 국소 미분은 2x입니다."""
-
-    def forward(self, x):
-        return x**2
-
-    def backward(self, gy):
-        x = self.input.data
-        return 2 * x * gy
+class Square(_previous.Square, Function):
+    """8단계의 ``Square``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
-class Exp(Function):
-    """y = eˣ, 국소 미분은 eˣ 자신입니다."""
-
-    def forward(self, x):
-        return np.exp(x)
-
-    def backward(self, gy):
-        x = self.input.data
-        return np.exp(x) * gy
+class Exp(_previous.Exp, Function):
+    """8단계의 ``Exp``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 # --8<-- [start:helpers]

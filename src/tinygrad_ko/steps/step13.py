@@ -7,8 +7,8 @@
 - ``Square.backward``는 ``self.input`` 대신 ``self.inputs[0]``을 읽습니다.
 - ``Add.backward``는 출력 쪽 미분값을 두 입력에 그대로 흘려보냅니다(덧셈의 국소 미분은 1).
 
-``Function``의 코드는 12단계와 같지만 출력을 이 모듈의 ``Variable``로 만들어야 하므로
-다시 정의합니다.
+``Variable``은 12단계(곧 9단계)의 상자를 물려받아 ``backward``만 새로 적습니다. ``Function``은
+12단계를 물려받고, 출력을 이 모듈의 ``Variable``로 만들어야 하므로 같은 ``__call__``만 다시 적습니다.
 
 한계: 같은 변수를 두 번 넣으면 미분값이 틀립니다. ``y = add(x, x)``에서 dy/dx는 2인데,
 두 번째 미분값이 첫 번째 것을 덮어써서 1이 나옵니다(14단계에서 고칩니다).
@@ -23,22 +23,8 @@ from .step12 import *  # noqa: F403
 __all__ = [*_previous.__all__, "Square", "square"]
 
 
-class Variable:
-    """numpy.ndarray만 담는 상자입니다."""
-
-    def __init__(self, data):
-        if data is not None and not isinstance(data, np.ndarray):
-            raise TypeError(
-                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
-                f"받은 값의 타입: {type(data).__name__}. "
-                "np.array(...)로 감싸서 넘겨 주세요."
-            )
-        self.data = data
-        self.grad = None
-        self.creator = None
-
-    def set_creator(self, func):
-        self.creator = func
+class Variable(_previous.Variable):
+    """9단계의 상자에서 ``backward``만 바꿉니다(입력과 출력이 여럿)."""
 
     # --8<-- [start:backward]
     def backward(self):
@@ -61,8 +47,8 @@ class Variable:
     # --8<-- [end:backward]
 
 
-class Function:
-    """인수를 몇 개든 받을 수 있는 함수의 기반 클래스입니다."""
+class Function(_previous.Function):
+    """12단계와 같은 ``__call__``입니다. 이 모듈의 ``Variable``을 만들도록 다시 적었습니다."""
 
     def __call__(self, *inputs):
         xs = [x.data for x in inputs]
@@ -75,12 +61,6 @@ class Function:
         self.inputs = inputs
         self.outputs = outputs
         return outputs if len(outputs) > 1 else outputs[0]
-
-    def forward(self, *xs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
-
-    def backward(self, *gys):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [start:square]

@@ -25,27 +25,8 @@ from .step16 import *  # noqa: F403
 __all__ = [*_previous.__all__]
 
 
-class Variable:
-    """데이터, 미분값, 창조자, 세대를 기억하는 상자입니다."""
-
-    def __init__(self, data):
-        if data is not None and not isinstance(data, np.ndarray):
-            raise TypeError(
-                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
-                f"받은 값의 타입: {type(data).__name__}. "
-                "np.array(...)로 감싸서 넘겨 주세요."
-            )
-        self.data = data
-        self.grad = None
-        self.creator = None
-        self.generation = 0  # 사용자가 만든 변수는 0세대입니다.
-
-    def set_creator(self, func):
-        self.creator = func
-        self.generation = func.generation + 1  # 부모 함수보다 한 세대 뒤입니다.
-
-    def cleargrad(self):
-        self.grad = None
+class Variable(_previous.Variable):
+    """16단계의 상자에서 ``backward``만 바꿉니다(출력을 약한 참조로 읽습니다)."""
 
     # --8<-- [start:backward]
     def backward(self):
@@ -82,7 +63,7 @@ class Variable:
 
 
 # --8<-- [start:function]
-class Function:
+class Function(_previous.Function):
     """출력을 약한 참조로 기억하는 함수의 기반 클래스입니다."""
 
     def __call__(self, *inputs):
@@ -99,39 +80,20 @@ class Function:
         self.outputs = [weakref.ref(output) for output in outputs]  # 출력은 약하게 참조합니다.
         return outputs if len(outputs) > 1 else outputs[0]
 
-    def forward(self, *xs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
-
-    def backward(self, *gys):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
-
 
 # --8<-- [end:function]
 
 
-class Square(Function):
-    """y = x², 국소 미분은 2x입니다."""
-
-    def forward(self, x):
-        return x**2
-
-    def backward(self, gy):
-        x = self.inputs[0].data
-        return 2 * x * gy
+class Square(_previous.Square, Function):
+    """16단계의 ``Square``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def square(x):
     return Square()(x)
 
 
-class Add(Function):
-    """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
-
-    def forward(self, x0, x1):
-        return x0 + x1
-
-    def backward(self, gy):
-        return gy, gy
+class Add(_previous.Add, Function):
+    """16단계의 ``Add``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def add(x0, x1):

@@ -47,8 +47,8 @@ __all__ = [
 ]
 
 
-class Variable:
-    """NumPy 배열처럼 쓸 수 있는 상자입니다."""
+class Variable(_previous.Variable):
+    """NumPy 배열처럼 쓸 수 있는 상자입니다. ``set_creator``, ``cleargrad``, ``backward``는 18단계 그대로입니다."""
 
     # --8<-- [start:array_priority]
     __array_priority__ = 200  # ndarray와 섞일 때 NumPy보다 Variable의 연산자가 먼저 불립니다.
@@ -102,47 +102,6 @@ class Variable:
 
     # --8<-- [end:repr]
 
-    def set_creator(self, func):
-        self.creator = func
-        self.generation = func.generation + 1
-
-    def cleargrad(self):
-        self.grad = None
-
-    def backward(self, retain_grad=False):
-        if self.grad is None:
-            self.grad = np.ones_like(self.data)
-
-        funcs = []
-        seen_set = set()
-
-        def add_func(f):
-            if f not in seen_set:
-                funcs.append(f)
-                seen_set.add(f)
-                funcs.sort(key=lambda x: x.generation)
-
-        add_func(self.creator)
-
-        while funcs:
-            f = funcs.pop()
-            gys = [output().grad for output in f.outputs]
-            gxs = f.backward(*gys)
-            if not isinstance(gxs, tuple):
-                gxs = (gxs,)
-
-            for x, gx in zip(f.inputs, gxs, strict=True):
-                if x.grad is None:
-                    x.grad = gx
-                else:
-                    x.grad = x.grad + gx
-                if x.creator is not None:
-                    add_func(x.creator)
-
-            if not retain_grad:
-                for y in f.outputs:
-                    y().grad = None
-
 
 # --8<-- [start:as_variable]
 def as_variable(obj):
@@ -156,8 +115,8 @@ def as_variable(obj):
 
 
 # --8<-- [start:function]
-class Function:
-    """입력으로 Variable이 아닌 것(ndarray)이 와도 Variable로 바꿔서 계산하는 기반 클래스입니다."""
+class Function(_previous.Function):
+    """입력으로 Variable이 아닌 것(ndarray)이 와도 Variable로 바꿔서 계산합니다. ``__call__``만 바꿉니다."""
 
     def __call__(self, *inputs):
         inputs = [as_variable(x) for x in inputs]  # 21단계에서 더한 줄입니다.
@@ -176,12 +135,6 @@ class Function:
             self.outputs = [weakref.ref(output) for output in outputs]
 
         return outputs if len(outputs) > 1 else outputs[0]
-
-    def forward(self, *xs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
-
-    def backward(self, *gys):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --8<-- [end:function]
@@ -317,15 +270,8 @@ def power(x, c):
 # --8<-- [end:pow]
 
 
-class Square(Function):
-    """y = x², 국소 미분은 2x입니다."""
-
-    def forward(self, x):
-        return x**2
-
-    def backward(self, gy):
-        x = self.inputs[0].data
-        return 2 * x * gy
+class Square(_previous.Square, Function):
+    """18단계의 ``Square``를 이 모듈의 ``Function``으로 부릅니다(출력이 이 모듈의 ``Variable``)."""
 
 
 def square(x):

@@ -34,55 +34,8 @@ from .step28 import *  # noqa: F403
 __all__ = [*_previous.__all__]
 
 
-class Variable:
-    """미분값(``grad``)도 ``Variable``로 담는 상자입니다."""
-
-    __array_priority__ = 200
-
-    def __init__(self, data, name=None):
-        if data is not None and not isinstance(data, np.ndarray):
-            raise TypeError(
-                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
-                f"받은 값의 타입: {type(data).__name__}. "
-                "np.array(...)로 감싸서 넘겨 주세요."
-            )
-        self.data = data
-        self.name = name
-        self.grad = None
-        self.creator = None
-        self.generation = 0
-
-    @property
-    def shape(self):
-        return self.data.shape
-
-    @property
-    def ndim(self):
-        return self.data.ndim
-
-    @property
-    def size(self):
-        return self.data.size
-
-    @property
-    def dtype(self):
-        return self.data.dtype
-
-    def __len__(self):
-        return len(self.data)
-
-    def __repr__(self):
-        if self.data is None:
-            return "variable(None)"
-        text = str(self.data).replace("\n", "\n" + " " * 9)
-        return "variable(" + text + ")"
-
-    def set_creator(self, func):
-        self.creator = func
-        self.generation = func.generation + 1
-
-    def cleargrad(self):
-        self.grad = None
+class Variable(_previous.Variable):
+    """미분값(``grad``)도 ``Variable``로 담는 상자입니다. 28단계(곧 22단계)의 상자에서 ``backward``만 바꿉니다."""
 
     # --8<-- [start:backward]
     def backward(self, retain_grad=False, create_graph=False):
@@ -134,8 +87,12 @@ def as_variable(obj):
     return Variable(obj)
 
 
-class Function:
-    """22단계와 같은 코드입니다. 이 모듈의 ``Variable``을 만들도록 다시 적었습니다."""
+class Function(_previous.Function):
+    """22단계와 같은 ``__call__``입니다. 이 모듈의 ``as_variable``과 ``Variable``을 쓰도록 다시 적었습니다.
+
+    ``class Add(_previous.Add, Function)``처럼 앞 단계의 함수를 물려받는 클래스는 ``forward``와
+    ``backward``를 앞 단계에서 가져오고, 부를 때만 이 ``Function``을 씁니다(출력이 이 모듈의 ``Variable``).
+    """
 
     def __call__(self, *inputs):
         inputs = [as_variable(x) for x in inputs]
@@ -155,21 +112,9 @@ class Function:
 
         return outputs if len(outputs) > 1 else outputs[0]
 
-    def forward(self, *xs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
-    def backward(self, *gys):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
-
-
-class Add(Function):
-    """y = x0 + x1, 두 입력의 국소 미분은 모두 1입니다."""
-
-    def forward(self, x0, x1):
-        return x0 + x1
-
-    def backward(self, gy):
-        return gy, gy
+class Add(_previous.Add, Function):
+    """22단계의 ``Add``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def add(x0, x1):
@@ -197,28 +142,16 @@ def mul(x0, x1):
 # --8<-- [end:mul]
 
 
-class Neg(Function):
-    """y = -x, 국소 미분은 -1입니다."""
-
-    def forward(self, x):
-        return -x
-
-    def backward(self, gy):
-        return -gy
+class Neg(_previous.Neg, Function):
+    """22단계의 ``Neg``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def neg(x):
     return Neg()(x)
 
 
-class Sub(Function):
-    """y = x0 - x1, 국소 미분은 x0 쪽이 1, x1 쪽이 -1입니다."""
-
-    def forward(self, x0, x1):
-        return x0 - x1
-
-    def backward(self, gy):
-        return gy, -gy
+class Sub(_previous.Sub, Function):
+    """22단계의 ``Sub``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def sub(x0, x1):
@@ -232,11 +165,8 @@ def rsub(x0, x1):
     return Sub()(x1, x0)
 
 
-class Div(Function):
-    """y = x0 / x1. 역전파도 Variable끼리의 계산입니다."""
-
-    def forward(self, x0, x1):
-        return x0 / x1
+class Div(_previous.Div, Function):
+    """y = x0 / x1. 역전파도 Variable끼리의 계산입니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -280,11 +210,8 @@ def power(x, c):
     return Pow(c)(x)
 
 
-class Square(Function):
-    """y = x², 국소 미분 2x를 Variable로 곱합니다."""
-
-    def forward(self, x):
-        return x**2
+class Square(_previous.Square, Function):
+    """y = x², 국소 미분 2x를 Variable로 곱합니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         (x,) = self.inputs
@@ -314,19 +241,8 @@ def exp(x):
     return Exp()(x)
 
 
-# --8<-- [start:sin]
-class Sin(Function):
-    """27단계와 같은 코드입니다(국소 미분을 데이터로 계산). 34단계에서 고칩니다."""
-
-    def forward(self, x):
-        return np.sin(x)
-
-    def backward(self, gy):
-        x = self.inputs[0].data
-        return gy * np.cos(x)
-
-
-# --8<-- [end:sin]
+class Sin(_previous.Sin, Function):
+    """27단계의 ``Sin`` 그대로(국소 미분을 데이터로 계산)입니다. 34단계에서 고칩니다."""
 
 
 def sin(x):

@@ -46,48 +46,12 @@ __all__ = [
 ]
 
 
-class Variable:
-    """32단계의 상자에 ndarray 같은 메서드 ``reshape``, ``transpose``, ``T``, ``sum``을 더했습니다."""
+class Variable(_previous.Variable):
+    """36단계의 상자에 ndarray 같은 메서드 ``reshape``, ``transpose``, ``T``, ``sum``을 더했습니다.
 
-    __array_priority__ = 200
-
-    def __init__(self, data, name=None):
-        if data is not None and not isinstance(data, np.ndarray):
-            raise TypeError(
-                "Variable에는 numpy.ndarray만 넣을 수 있습니다. "
-                f"받은 값의 타입: {type(data).__name__}. "
-                "np.array(...)로 감싸서 넘겨 주세요."
-            )
-        self.data = data
-        self.name = name
-        self.grad = None
-        self.creator = None
-        self.generation = 0
-
-    @property
-    def shape(self):
-        return self.data.shape
-
-    @property
-    def ndim(self):
-        return self.data.ndim
-
-    @property
-    def size(self):
-        return self.data.size
-
-    @property
-    def dtype(self):
-        return self.data.dtype
-
-    def __len__(self):
-        return len(self.data)
-
-    def __repr__(self):
-        if self.data is None:
-            return "variable(None)"
-        text = str(self.data).replace("\n", "\n" + " " * 9)
-        return "variable(" + text + ")"
+    나머지 메서드는 36단계(곧 32단계)의 것을 물려받습니다. ``backward``만 같은 코드를 다시 적는데,
+    시작 미분값을 이 모듈의 ``Variable``로 만들어야 하기 때문입니다.
+    """
 
     # --8<-- [start:methods]
     def reshape(self, *shape):
@@ -107,13 +71,6 @@ class Variable:
         return sum(self, axis, keepdims)
 
     # --8<-- [end:methods]
-
-    def set_creator(self, func):
-        self.creator = func
-        self.generation = func.generation + 1
-
-    def cleargrad(self):
-        self.grad = None
 
     def backward(self, retain_grad=False, create_graph=False):
         if self.grad is None:
@@ -160,8 +117,8 @@ def as_variable(obj):
     return Variable(obj)
 
 
-class Function:
-    """32단계와 같은 코드입니다. 이 모듈의 ``Variable``을 만들도록 다시 적었습니다."""
+class Function(_previous.Function):
+    """32단계와 같은 ``__call__``입니다. 이 모듈의 ``as_variable``과 ``Variable``을 쓰도록 다시 적었습니다."""
 
     def __call__(self, *inputs):
         inputs = [as_variable(x) for x in inputs]
@@ -180,12 +137,6 @@ class Function:
             self.outputs = [weakref.ref(output) for output in outputs]
 
         return outputs if len(outputs) > 1 else outputs[0]
-
-    def forward(self, *xs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
-
-    def backward(self, *gys):
-        raise NotImplementedError(f"{type(self).__name__}.backward를 하위 클래스에서 정의하세요.")
 
 
 # --- 38단계: 모양 바꾸기와 전치 -------------------------------------------------------------
@@ -336,11 +287,8 @@ def add(x0, x1):
     return Add()(x0, x1)
 
 
-class Mul(Function):
-    """y = x0 * x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다."""
-
-    def forward(self, x0, x1):
-        return x0 * x1
+class Mul(_previous.Mul, Function):
+    """y = x0 * x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -356,14 +304,8 @@ def mul(x0, x1):
     return Mul()(x0, x1)
 
 
-class Neg(Function):
-    """y = -x, 국소 미분은 -1입니다."""
-
-    def forward(self, x):
-        return -x
-
-    def backward(self, gy):
-        return -gy
+class Neg(_previous.Neg, Function):
+    """36단계의 ``Neg``를 이 모듈의 ``Function``으로 부릅니다(아래 ``Square``와 같은 방법)."""
 
 
 def neg(x):
@@ -396,11 +338,8 @@ def rsub(x0, x1):
     return Sub()(x1, x0)
 
 
-class Div(Function):
-    """y = x0 / x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다."""
-
-    def forward(self, x0, x1):
-        return x0 / x1
+class Div(_previous.Div, Function):
+    """y = x0 / x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다(``backward``만 바꿉니다)."""
 
     def backward(self, gy):
         x0, x1 = self.inputs
@@ -423,20 +362,13 @@ def rdiv(x0, x1):
     return Div()(x1, x0)
 
 
-# --- 35단계와 같은 함수들(이 모듈의 Function을 쓰도록 다시 적었습니다) ------------------------------
-class Pow(Function):
-    """y = xᶜ (c는 상수). 역전파 c·xᶜ⁻¹·gy도 Variable 연산입니다."""
-
-    def __init__(self, c):
-        self.c = c
-
-    def forward(self, x):
-        return x**self.c
-
-    def backward(self, gy):
-        (x,) = self.inputs
-        c = self.c
-        return c * x ** (c - 1) * gy
+# --- 35단계와 같은 함수들 ------------------------------------------------------------------
+# ``class Square(_previous.Square, Function)``은 36단계의 ``forward``와 ``backward``를 그대로 물려받고,
+# 부를 때(``__call__``)만 이 모듈의 ``Function``을 씁니다. 그래야 출력이 이 모듈의 ``Variable``이 되어
+# ``reshape``과 ``sum``을 가집니다. ``Sin``과 ``Cos``는 역전파가 이 모듈의 ``cos``, ``sin``을
+# 불러야 하므로 ``backward``만 다시 적습니다. 소문자 함수도 이 모듈의 클래스를 부르도록 다시 적습니다.
+class Pow(_previous.Pow, Function):
+    """36단계의 ``Pow``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def power(x, c):
@@ -444,41 +376,24 @@ def power(x, c):
     return Pow(c)(x)
 
 
-class Square(Function):
-    """y = x², 국소 미분 2x를 Variable로 곱합니다."""
-
-    def forward(self, x):
-        return x**2
-
-    def backward(self, gy):
-        (x,) = self.inputs
-        return 2 * x * gy
+class Square(_previous.Square, Function):
+    """36단계의 ``Square``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def square(x):
     return Square()(x)
 
 
-class Exp(Function):
-    """y = eˣ, 국소 미분은 eˣ 자신이므로 출력 변수를 곱합니다."""
-
-    def forward(self, x):
-        return np.exp(x)
-
-    def backward(self, gy):
-        y = self.outputs[0]()  # 약한 참조에서 출력 변수를 꺼냅니다.
-        return gy * y
+class Exp(_previous.Exp, Function):
+    """36단계의 ``Exp``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def exp(x):
     return Exp()(x)
 
 
-class Sin(Function):
-    """y = sin x, 국소 미분 cos x를 ``Cos`` 함수로 계산합니다."""
-
-    def forward(self, x):
-        return np.sin(x)
+class Sin(_previous.Sin, Function):
+    """36단계의 ``Sin``. 역전파가 이 모듈의 ``cos``을 부르도록 ``backward``만 다시 적습니다."""
 
     def backward(self, gy):
         (x,) = self.inputs
@@ -489,11 +404,8 @@ def sin(x):
     return Sin()(x)
 
 
-class Cos(Function):
-    """y = cos x, 국소 미분 -sin x를 ``Sin`` 함수로 계산합니다."""
-
-    def forward(self, x):
-        return np.cos(x)
+class Cos(_previous.Cos, Function):
+    """36단계의 ``Cos``. 역전파가 이 모듈의 ``sin``을 부르도록 ``backward``만 다시 적습니다."""
 
     def backward(self, gy):
         (x,) = self.inputs
@@ -504,15 +416,8 @@ def cos(x):
     return Cos()(x)
 
 
-class Tanh(Function):
-    """y = tanh x, 국소 미분 1 - y²을 출력 변수로 계산합니다."""
-
-    def forward(self, x):
-        return np.tanh(x)
-
-    def backward(self, gy):
-        y = self.outputs[0]()
-        return gy * (1 - y * y)
+class Tanh(_previous.Tanh, Function):
+    """36단계의 ``Tanh``를 이 모듈의 ``Function``으로 부릅니다."""
 
 
 def tanh(x):

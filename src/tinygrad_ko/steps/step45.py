@@ -10,12 +10,8 @@
 두 번 나옵니다. 리스트에 담은 층은 모으지 않습니다.
 """
 
-import weakref
-
-import numpy as np
-
 from . import step44 as _previous
-from .step43 import get_dot_graph, linear, sigmoid
+from .step43 import get_dot_graph, sigmoid
 from .step44 import *  # noqa: F403
 from .step44 import Parameter
 
@@ -23,27 +19,13 @@ __all__ = [*_previous.__all__, "Model", "TwoLayerNet", "MLP"]
 
 
 # --8<-- [start:layer]
-class Layer:
-    """44단계의 층에서 두 곳(표시한 줄)을 고쳐, 속성이 층이면 그 층의 매개변수도 모읍니다."""
-
-    def __init__(self):
-        self._params = set()
+class Layer(_previous.Layer):
+    """44단계의 층을 물려받아 두 곳(표시한 줄)만 고쳐, 속성이 층이면 그 층의 매개변수도 모읍니다."""
 
     def __setattr__(self, name, value):
         if isinstance(value, Parameter | Layer):  # 층도 적어 둡니다
             self._params.add(name)
         super().__setattr__(name, value)
-
-    def __call__(self, *inputs):
-        outputs = self.forward(*inputs)
-        if not isinstance(outputs, tuple):
-            outputs = (outputs,)
-        self.inputs = [weakref.ref(x) for x in inputs]
-        self.outputs = [weakref.ref(y) for y in outputs]
-        return outputs if len(outputs) > 1 else outputs[0]
-
-    def forward(self, inputs):
-        raise NotImplementedError(f"{type(self).__name__}.forward를 하위 클래스에서 정의하세요.")
 
     def params(self):
         for name in self._params:
@@ -53,42 +35,12 @@ class Layer:
             else:
                 yield obj
 
-    def cleargrads(self):
-        for param in self.params():
-            param.cleargrad()
-
 
 # --8<-- [end:layer]
 
 
-class Linear(Layer):
-    """44단계와 같은 코드입니다. 이 모듈의 ``Layer``를 물려받도록 다시 적었습니다."""
-
-    def __init__(self, out_size, nobias=False, dtype=np.float32, in_size=None):
-        super().__init__()
-        self.in_size = in_size
-        self.out_size = out_size
-        self.dtype = dtype
-
-        self.W = Parameter(None, name="W")
-        if self.in_size is not None:
-            self._init_W()
-
-        if nobias:
-            self.b = None
-        else:
-            self.b = Parameter(np.zeros(out_size, dtype=dtype), name="b")
-
-    def _init_W(self):
-        in_size, out_size = self.in_size, self.out_size
-        W_data = np.random.randn(in_size, out_size).astype(self.dtype) * np.sqrt(1 / in_size)
-        self.W.data = W_data
-
-    def forward(self, x):
-        if self.W.data is None:
-            self.in_size = x.shape[1]
-            self._init_W()
-        return linear(x, self.W, self.b)
+class Linear(_previous.Linear, Layer):
+    """44단계의 ``Linear``를 이 모듈의 ``Layer`` 위에 둡니다(코드는 44단계 그대로)."""
 
 
 class Model(Layer):
