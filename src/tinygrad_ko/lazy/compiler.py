@@ -24,7 +24,7 @@ import warnings
 
 from . import cache
 
-FLAGS = ("-O3", "-march=native", "-ffp-contract=off", "-shared", "-fPIC")
+FLAGS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math", "-shared", "-fPIC")
 KEY_SYMBOL = (
     "tinygrad_ko_key"  # 라이브러리 안에 자기 해시를 적어 두는 변수(다른 파일과 바뀌었는지 봅니다)
 )

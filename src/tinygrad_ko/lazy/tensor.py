@@ -15,7 +15,7 @@ from numbers import Number
 import numpy as np
 
 from ..functions import activations, elementwise, reductions, shapes
-from . import graph, messages, realize
+from . import graph, messages, runner
 from .gradients import Record
 from .gradients import backward as _backward
 
@@ -61,7 +61,7 @@ class Tensor:
 
     def numpy(self) -> np.ndarray:
         """값을 계산해(필요하면) ndarray로 돌려줍니다. 돌려준 배열은 이 텐서의 값 자신입니다."""
-        realize.realize([self.lazydata])
+        runner.realize([self.lazydata])
         return self.lazydata.realized
 
     def backward(self) -> None:
@@ -182,4 +182,4 @@ class Tensor:
 
 def realize_all(*tensors: Tensor) -> None:
     """여러 텐서의 값을 한 번의 스케줄로 계산합니다(함께 쓰는 부분을 한 번만 계산합니다)."""
-    realize.realize([t.lazydata for t in tensors])
+    runner.realize([t.lazydata for t in tensors])
