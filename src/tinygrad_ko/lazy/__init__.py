@@ -8,13 +8,13 @@
     x.grad.numpy()
 
 모듈마다 한 가지 생각입니다: `graph`(노드), `tensor`(사용자가 쓰는 텐서), `gradients`(엔진의 규칙으로
-역전파), `view`(모양과 보폭), `schedule`(커널로 자르기, 융합), `memory`(버퍼 돌려 쓰기), `render_numpy`와
+역전파), `view`(모양과 보폭), `scheduler`(커널로 자르기, 융합), `memory`(버퍼 돌려 쓰기), `render_numpy`와
 `render_c`(코드 생성), `compiler`와 `cache`(컴파일과 커널 캐시), `runner`(백엔드를 골라 실행).
 """
 
 from .compiler import CompilerWarning
 from .runner import backend, set_backend, show_kernels, source, using_backend
-from .schedule import Kernel
+from .scheduler import Kernel
 from .tensor import Tensor, realize_all
 
 
@@ -25,7 +25,7 @@ def realize(*tensors: Tensor) -> None:
 
 def schedule(*tensors: Tensor) -> list[Kernel]:
     """텐서들을 계산할 커널 목록(실행 순서). 계산하지는 않습니다. 소스는 `lazy.source(kernel)`로 봅니다."""
-    from .schedule import schedule as _schedule
+    from .scheduler import schedule as _schedule
 
     kernels, _ = _schedule([t.lazydata for t in tensors if t.lazydata.realized is None])
     return kernels

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from .schedule import Kernel
+from .scheduler import Kernel
 from .view import contiguous_strides, merge_axes
 
 CTYPES = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .memory import assign_slots
-from .schedule import Kernel
+from .scheduler import Kernel
 
 # 원소별 연산 -> NumPy 함수. relu는 최종 엔진의 ReLU.forward와 같은 np.maximum(x, 0)입니다.
 UFUNCS = {

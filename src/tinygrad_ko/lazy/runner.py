@@ -22,7 +22,7 @@ import numpy as np
 from . import compiler, messages, render_c, render_numpy
 from .graph import LazyBuffer
 from .memory import assign_slots
-from .schedule import Kernel, schedule
+from .scheduler import Kernel, schedule
 from .view import size
 
 BACKENDS = ("c", "numpy")

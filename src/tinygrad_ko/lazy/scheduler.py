@@ -88,7 +88,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                 depth.get(id(s), 0) for s in node.srcs if s.op in ELEMENTWISE and id(s) not in cut
             ]
             depth[id(node)] = 1 + max(inner, default=0)
-            if depth[id(node)] > MAX_DEPTH:
+            if depth[id(node)] >= MAX_DEPTH:
                 cut.add(id(node))
                 depth[id(node)] = 0
         else:  # sum
