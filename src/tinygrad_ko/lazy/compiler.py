@@ -34,7 +34,8 @@ class CompilerWarning(RuntimeWarning):
     """C 컴파일러를 쓰지 못해 NumPy 백엔드로 돌아갈 때의 경고."""
 
 
-_loaded: dict[str, object] = {}  # 해시 -> 불러온 커널 함수(이 프로세스 안의 캐시)
+_loaded: dict[str, object] = {}  # 소스 -> 불러온 커널 함수(이 프로세스 안의 캐시)
+_libraries: list = []  # 불러온 라이브러리들(reset이 닫습니다)
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 _state = {"broken": None, "identity": None}
@@ -59,9 +60,20 @@ def available() -> bool:
 
 
 def reset() -> None:
-    """실패 기록과 이 프로세스의 캐시를 지웁니다(환경 변수를 바꾼 뒤, 테스트에서)."""
+    """실패 기록과 이 프로세스의 캐시를 지우고 불러온 라이브러리를 닫습니다(환경 변수를 바꾼 뒤, 테스트에서).
+
+    닫지 않으면 운영 체제가 같은 경로의 라이브러리를 다시 열지 않고 이미 연 것을 돌려줍니다. 커널을 돌리는
+    중에는 부르지 마세요.
+    """
     _state["broken"] = _state["identity"] = None
     _loaded.clear()
+    while _libraries:
+        _close(_libraries.pop())
+
+
+def _close(lib) -> None:
+    if hasattr(_ctypes, "dlclose"):
+        _ctypes.dlclose(lib._handle)
 
 
 def _identity(cc: list[str]) -> str:
@@ -193,12 +205,13 @@ def _open(lib_path, key: str) -> object | None:
     except (AttributeError, ValueError):
         stored, fn = None, None
     if stored != key.encode():
-        if lib is not None and hasattr(_ctypes, "dlclose"):
-            _ctypes.dlclose(lib._handle)  # 같은 경로를 다시 열 때 이 라이브러리를 돌려받지 않게
+        if lib is not None:
+            _close(lib)  # 같은 경로를 다시 열 때 이 라이브러리를 돌려받지 않게
         try:
             lib_path.unlink()
         except FileNotFoundError:
             pass
         return None
     fn.restype = None
+    _libraries.append(lib)
     return fn
