@@ -9,10 +9,11 @@
 
 모듈마다 한 가지 생각입니다: `graph`(노드), `tensor`(사용자가 쓰는 텐서), `gradients`(엔진의 규칙으로
 역전파), `view`(모양과 보폭), `scheduler`(커널로 자르기, 융합), `memory`(버퍼 돌려 쓰기), `render_numpy`와
-`render_c`(코드 생성), `compiler`와 `cache`(컴파일과 커널 캐시), `runner`(백엔드를 골라 실행).
+`render_c`(코드 생성), `compiler`와 `cache`(컴파일과 커널 캐시), `runner`(백엔드를 골라 실행), `replay`(기록한 계획을 되풀이).
 """
 
 from .compiler import CompilerWarning
+from .replay import Replay
 from .runner import backend, set_backend, show_kernels, source, using_backend
 from .scheduler import Kernel
 from .tensor import Tensor, realize_all
@@ -34,6 +35,7 @@ def schedule(*tensors: Tensor) -> list[Kernel]:
 __all__ = [
     "CompilerWarning",
     "Kernel",
+    "Replay",
     "Tensor",
     "backend",
     "realize",

@@ -36,22 +36,26 @@ class CompilerWarning(RuntimeWarning):
 
 _loaded: dict[str, object] = {}  # 소스 -> 불러온 커널 함수(이 프로세스 안의 캐시)
 _libraries: list = []  # 불러온 라이브러리들(reset이 닫습니다)
+# 커널의 모양(runner._signature) -> (C 함수, 소스). 같은 커널은 소스를 다시 쓰지도 해시하지도 않습니다.
+by_signature: dict[tuple, tuple] = {}
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
-_state = {"broken": None, "identity": None}
+_state: dict = {"broken": None, "identity": None}
 counters = {"compiled": 0, "from_disk": 0, "from_memory": 0, "failed": 0}
 
 
 def command() -> list[str] | None:
-    """컴파일러 명령(인수 목록). 찾지 못하면 None."""
-    given = os.environ.get("TINYGRAD_KO_CC")
-    if given:
-        return shlex.split(given)
-    for name in ("cc", "gcc", "clang"):
-        found = shutil.which(name)
-        if found:
-            return [found]
-    return None
+    """컴파일러 명령(인수 목록). 찾지 못하면 None. 환경 변수(TINYGRAD_KO_CC, PATH)가 같으면 다시 찾지 않습니다."""
+    given, path = os.environ.get("TINYGRAD_KO_CC"), os.environ.get("PATH")
+    if _state.get("searched") == (given, path):
+        return _state["command"]
+    found = shlex.split(given) if given else None
+    for name in () if given else ("cc", "gcc", "clang"):
+        if shutil.which(name):
+            found = [shutil.which(name)]
+            break
+    _state["searched"], _state["command"] = (given, path), found
+    return found
 
 
 def available() -> bool:
@@ -65,8 +69,9 @@ def reset() -> None:
     닫지 않으면 운영 체제가 같은 경로의 라이브러리를 다시 열지 않고 이미 연 것을 돌려줍니다. 커널을 돌리는
     중에는 부르지 마세요.
     """
-    _state["broken"] = _state["identity"] = None
+    _state["broken"] = _state["identity"] = _state["searched"] = None
     _loaded.clear()
+    by_signature.clear()
     while _libraries:
         _close(_libraries.pop())
 

@@ -90,3 +90,10 @@ def no_compiler() -> RuntimeError:
         "apt-get install gcc로 설치하거나, 환경 변수 TINYGRAD_KO_CC에 컴파일러를 주세요. 그동안은 "
         "'numpy' 백엔드가 같은 값을 계산합니다."
     )
+
+
+def replay_needs_lazy_results() -> ValueError:
+    return ValueError(
+        "Replay로 감싼 함수는 아직 계산하지 않은 lazy.Tensor(하나 또는 튜플)를 돌려주어야 합니다. 함수 안에서 "
+        ".numpy()를 부르지 말고, 결과 텐서를 그대로 돌려주세요."
+    )

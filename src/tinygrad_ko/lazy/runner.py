@@ -89,74 +89,117 @@ def source(kernel: Kernel, name: str | None = None) -> str:
 def realize(nodes: list[LazyBuffer]) -> None:
     """노드들의 값을 한 번의 스케줄로 계산해, 각 노드를 값을 가진 `buffer`로 바꿉니다."""
     todo = list({id(n): n for n in nodes if n.realized is None}.values())
-    if not todo:
-        return
-    kernels, results = schedule(todo)
-    wanted = {id(base) for base, _ in results.values()}
-    steps = [
-        (
-            id(k.output),
-            tuple(id(load.base) for load in k.loads if load.base.realized is None),
-            (k.output.dtype, size(k.output.shape)),
-        )
-        for k in kernels
-    ]
-    slots, kinds = assign_slots(steps, keep=wanted)
-    pool: list = [None] * len(kinds)
-    made: dict[int, np.ndarray] = {}  # 커널 출력 노드 id -> 1차원 버퍼
-    name = backend()
-    for k, (out_id, _, (dtype, n)) in zip(kernels, steps, strict=True):
-        slot = slots[out_id]
-        if slot is None:
-            out = np.empty(n, dtype)
-        else:
-            if pool[slot] is None:
-                pool[slot] = np.empty(n, dtype)
-            out = pool[slot]
-        inputs = [
-            load.base.realized.reshape(-1)
-            if load.base.realized is not None
-            else made[id(load.base)]
-            for load in k.loads
+    if todo:
+        for node, data in zip(todo, Plan(todo).run(), strict=True):
+            node.become(data)
+
+
+class Plan:
+    """스케줄한 커널들과 버퍼 계획. `run`은 몇 번이든 다시 돌릴 수 있습니다(되풀이, `lazy.Replay`).
+
+    커널마다 돌릴 함수(컴파일한 C 함수 또는 생성한 NumPy 함수)를 미리 골라 둡니다. 입력 버퍼는 `run`에
+    준 배열(`bindings`: 노드 id -> 배열)이 있으면 그것을, 없으면 노드가 가진 값을 읽습니다.
+    """
+
+    def __init__(self, targets: list[LazyBuffer]) -> None:
+        self.targets = targets
+        self.kernels, self.results = schedule(targets)
+        wanted = {id(base) for base, _ in self.results.values()}
+        steps = [
+            (
+                id(k.output),
+                tuple(id(load.base) for load in k.loads if load.base.realized is None),
+                (k.output.dtype, size(k.output.shape)),
+            )
+            for k in self.kernels
         ]
-        _run(k, out, inputs, name)
-        made[out_id] = out
-    for node in todo:
-        base, v = results[id(node)]
-        flat = base.realized.reshape(-1) if base.realized is not None else made[id(base)]
-        if v.contiguous and size(v.shape) == flat.size:
-            data = flat.reshape(node.shape)
-        else:  # 브로드캐스트한 뷰: 읽기 전용 뷰 대신 값을 가진 배열로 돌려줍니다.
-            data = np.array(_strided(flat, v))
-        node.become(data)
+        slots, self.kinds = assign_slots(steps, keep=wanted)
+        name = backend()
+        self.steps = [
+            (_launcher(k, name), id(k.output), slots[out_id], kind)
+            for k, (out_id, _, kind) in zip(self.kernels, steps, strict=True)
+        ]
+
+    def run(self, bindings: dict | None = None) -> list[np.ndarray]:
+        """커널들을 차례로 돌리고, target마다 값을 가진 ndarray를 돌려줍니다."""
+        bindings = bindings or {}
+        pool: list = [None] * len(self.kinds)
+        made: dict[int, np.ndarray] = {}  # 커널 출력 노드 id -> 1차원 버퍼
+
+        def flat(base: LazyBuffer) -> np.ndarray:
+            if base.realized is None:
+                return made[id(base)]
+            return bindings.get(id(base), base.realized).reshape(-1)
+
+        for (launch, out_id, slot, (dtype, n)), k in zip(self.steps, self.kernels, strict=True):
+            if slot is None:
+                out = np.empty(n, dtype)
+            else:
+                if pool[slot] is None:
+                    pool[slot] = np.empty(n, dtype)
+                out = pool[slot]
+            launch(out, [flat(load.base) for load in k.loads])
+            made[out_id] = out
+        arrays = []
+        for node in self.targets:
+            base, v = self.results[id(node)]
+            data = flat(base)
+            if v.contiguous and size(v.shape) == data.size:
+                arrays.append(data.reshape(node.shape))
+            else:  # 브로드캐스트한 뷰: 읽기 전용 뷰 대신 값을 가진 배열로 돌려줍니다.
+                arrays.append(np.array(_strided(data, v)))
+        return arrays
 
 
-def _run(kernel: Kernel, out: np.ndarray, inputs: list[np.ndarray], name: str) -> None:
-    fn = None
+def _launcher(kernel: Kernel, name: str):
+    """커널 하나를 돌리는 함수 `launch(out, inputs)`. C를 쓸 수 없으면 NumPy 함수."""
     if name == "c":
-        text = render_c.render(kernel)
-        fn = compiler.load(text)
-    if fn is not None:
-        if _show.get():
-            print(_header(kernel, "c") + text)
-        if fn.argtypes is None:
-            fn.argtypes = [ctypes.c_void_p] * (1 + len(inputs))
-        fn(out.ctypes.data, *[a.ctypes.data for a in inputs])
-        counters["c"] += 1
-        return
+        key = _signature(kernel)
+        fn, text = compiler.by_signature.get(key) or (None, None)
+        if fn is None:
+            text = render_c.render(kernel)
+            fn = compiler.load(text)
+            if fn is not None:
+                fn.argtypes = [ctypes.c_void_p] * (1 + len(kernel.loads))
+                compiler.by_signature[key] = (fn, text)
+        if fn is not None:
+            header = _header(kernel, "c")
+
+            def launch_c(out: np.ndarray, inputs: list[np.ndarray]) -> None:
+                if _show.get():
+                    print(header + text)
+                fn(out.ctypes.data, *[a.ctypes.data for a in inputs])
+                counters["c"] += 1
+
+            return launch_c
     text = render_numpy.render(kernel)
-    if _show.get():
-        print(_header(kernel, "numpy").replace("//", "#") + text)
     fn = _numpy_kernels.get(text)
     if fn is None:
         scope = {"np": np}
         exec(compile(text, "<생성한 NumPy 커널>", "exec"), scope)  # noqa: S102 - 이 패키지가 만든 소스만
         fn = _numpy_kernels[text] = scope["kernel"]
     shape = kernel.output.shape if kernel.axes is not None else kernel.shape
-    views = [_strided(a, load.view) for a, load in zip(inputs, kernel.loads, strict=True)]
-    with np.errstate(all="ignore"):  # C 커널처럼 경고 없이 inf, NaN을 냅니다(두 백엔드가 같게)
-        fn(out.reshape(shape), *views)
-    counters["numpy"] += 1
+    header = _header(kernel, "numpy").replace("//", "#")
+    views = [load.view for load in kernel.loads]
+
+    def launch_numpy(out: np.ndarray, inputs: list[np.ndarray]) -> None:
+        if _show.get():
+            print(header + text)
+        with np.errstate(all="ignore"):  # C 커널처럼 경고 없이 inf, NaN을 냅니다(두 백엔드가 같게)
+            fn(out.reshape(shape), *[_strided(a, v) for a, v in zip(inputs, views, strict=True)])
+        counters["numpy"] += 1
+
+    return launch_numpy
+
+
+def _signature(kernel: Kernel) -> tuple:
+    """생성할 소스를 정하는 모든 것. 수는 16진 문자열로 넣어 -0.0과 0.0, NaN끼리도 가릅니다."""
+    stmts = tuple(
+        (op, args, dtype, arg.hex() if op == "const" else arg)
+        for op, args, dtype, arg in kernel.stmts
+    )
+    loads = tuple((load.view, load.base.dtype) for load in kernel.loads)
+    return kernel.shape, kernel.axes, kernel.output.dtype, stmts, loads
 
 
 def _strided(flat: np.ndarray, v) -> np.ndarray:
