@@ -43,7 +43,15 @@ DIGITS = "digits_epoch"
 # 제5고지: LeNet 크기의 합성곱 한 번(순전파+역전파), 숫자 CNN 한 에포크, LSTM 잘린 역전파의 한 스텝.
 CONV, CNN, LSTM = "conv2d", "cnn_epoch", "lstm_bptt"
 TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS, CONV, CNN, LSTM)
-ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
+# 제6고지: 지연 엔진의 작업(같은 프로세스 안에서 NumPy, 최종 엔진과 번갈아 잽니다; lazy_work.py).
+LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN = (
+    "lazy_chain",
+    "lazy_backward",
+    "lazy_compile",
+    "lazy_train",
+)
+LAZY_WORKLOADS = (LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN)
+ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT, *LAZY_WORKLOADS)
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,15 @@ class EngineInfo:
 ENGINES: dict[str, EngineInfo] = {
     info.key: info
     for info in (
-        EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
+        EngineInfo(
+            "tinygrad_ko",
+            "최종 엔진",
+            "tinygrad_ko",
+            (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT),
+            True,
+        ),
+        # 제6고지의 지연 엔진: 컴파일러가 있으면 C 백엔드, 없으면 NumPy 백엔드(표에 적습니다).
+        EngineInfo("lazy", "지연 엔진(제6고지)", "tinygrad_ko.lazy", LAZY_WORKLOADS, False),
         # 같은 최종 엔진을 빠른 길 없이(use_fast_path(False)): 빠른 길이 무엇을 사는지 같은 실행에서 봅니다.
         EngineInfo(
             "reference",
@@ -584,6 +600,8 @@ def load(key: str):
         return ScalarEngine(module)
     if key == "dezero":
         return DezeroEngine()
+    if key == "lazy":
+        return None  # 지연 엔진의 작업은 어댑터 없이 tinygrad_ko.lazy를 직접 씁니다(lazy_work.py)
     return TorchEngine()
 
 

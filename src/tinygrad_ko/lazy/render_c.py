@@ -81,12 +81,24 @@ def _loops(shape: tuple[int, ...], names: list[str], indent: str) -> tuple[list[
     return lines, indent
 
 
-def _body(kernel: Kernel, index_of_load: list[str], indent: str) -> tuple[list[str], str]:
-    """한 칸을 계산하는 문장들. 수는 식 안에 바로 적고, 나머지는 지역 변수 v0, v1, ...에 둡니다."""
-    names, lines = {}, []
+def _body(
+    kernel: Kernel, index_of_load: list[str], indent: str
+) -> tuple[list[str], list[str], str]:
+    """한 칸을 계산하는 문장들. 수는 식 안에 바로 적고, 나머지는 지역 변수 v0, v1, ...에 둡니다.
+
+    칸과 상관없는 읽기(보폭이 모두 0인 뷰, 예: 0차원 버퍼)는 반복문 앞으로 뺍니다. 반복문 안에 두면 gcc가
+    그 반복문을 벡터화하지 못했습니다. 돌려주는 값: (반복문 앞의 문장, 반복문 안의 문장, 결과 변수).
+    참/거짓은 int로 둡니다(float와 같은 32비트라 벡터화가 쉽습니다).
+    """
+    names, lines, hoisted = {}, [], []
     for i, (op, args, dtype, arg) in enumerate(kernel.stmts):
         if op == "const":
             names[i] = number(arg, dtype)
+            continue
+        local = "int" if dtype == np.bool_ else CTYPES[dtype]
+        name = names[i] = f"v{len(lines) + len(hoisted)}"
+        if op == "load" and not any(ch.isalpha() for ch in index_of_load[arg]):
+            hoisted.append(f"  const {local} {name} = in{arg}[{index_of_load[arg]}];")
             continue
         if op == "load":
             expr = f"in{arg}[{index_of_load[arg]}]"
@@ -97,9 +109,8 @@ def _body(kernel: Kernel, index_of_load: list[str], indent: str) -> tuple[list[s
                 f="f" if src_dtype == np.float32 else "",
                 zero=number(0.0, src_dtype),
             )
-        names[i] = f"v{len(lines)}"
-        lines.append(f"{indent}{CTYPES[dtype]} {names[i]} = {expr};")
-    return lines, names[len(kernel.stmts) - 1]
+        lines.append(f"{indent}{local} {name} = {expr};")
+    return hoisted, lines, names[len(kernel.stmts) - 1]
 
 
 def render(kernel: Kernel) -> str:
@@ -116,10 +127,11 @@ def render(kernel: Kernel) -> str:
         )
         names = [f"i{d}" for d in range(len(shape))]
         loop_lines, indent = _loops(shape, names, "  ")
-        body, result = _body(
-            kernel, [_index(o, s, names) for o, s in zip(offsets, in_s, strict=True)], indent
+        index = [_index(o, s, names) for o, s in zip(offsets, in_s, strict=True)]
+        hoisted, body, result = _body(kernel, index, indent)
+        lines += (
+            hoisted + loop_lines + body + [f"{indent}out[{_index(0, out_s, names)}] = {result};"]
         )
-        lines += loop_lines + body + [f"{indent}out[{_index(0, out_s, names)}] = {result};"]
         lines += ["  " * k + "}" for k in range(len(shape), 0, -1)]
     else:
         lines += _reduce_loops(kernel, load_strides, offsets)
@@ -143,14 +155,15 @@ def _reduce_loops(kernel: Kernel, load_strides: list, offsets: list) -> list[str
     outer_names = [f"i{d}" for d in range(len(outer_shape))]
     inner_names = [f"r{d}" for d in range(len(inner_shape))]
     acc_type = "double"  # float32도 double로 모읍니다.
-    lines, indent = _loops(outer_shape, outer_names, "  ")
-    lines.append(f"{indent}{acc_type} acc = 0;")
-    inner_lines, inner_indent = _loops(inner_shape, inner_names, indent)
     index = [
         _index(o, so + si, outer_names + inner_names)
         for o, so, si in zip(offsets, outer_in, inner_in, strict=True)
     ]
-    body, result = _body(kernel, index, inner_indent)
+    hoisted, body, result = _body(kernel, index, "  " * (len(outer_shape) + len(inner_shape) + 1))
+    lines, indent = _loops(outer_shape, outer_names, "  ")
+    lines = hoisted + lines
+    lines.append(f"{indent}{acc_type} acc = 0;")
+    inner_lines, inner_indent = _loops(inner_shape, inner_names, indent)
     lines += inner_lines + body + [f"{inner_indent}acc += {result};"]
     lines += [indent + "  " * k + "}" for k in range(len(inner_shape) - 1, -1, -1)]
     out_type = CTYPES[kernel.output.dtype]
