@@ -106,7 +106,14 @@ def test_sum_close_to_numpy(backend, dtype):
     a = rng.standard_normal((6, 50, 7)).astype(dtype)
     t = lazy.Tensor(a)
     rtol = 1e-5 if dtype == np.float32 else 1e-12
-    for axis, keepdims in [(None, False), (1, False), ((0, 2), True), (-1, True), ((), False)]:
+    for axis, keepdims in [
+        (None, False),
+        (0, False),
+        (1, False),
+        ((0, 2), True),
+        (-1, True),
+        ((), False),
+    ]:
         got = (t * 2.0 + 1.0).sum(axis=axis, keepdims=keepdims).numpy()
         want = (a * dtype(2) + dtype(1)).sum(axis=axis, keepdims=keepdims)
         assert got.dtype == want.dtype and got.shape == want.shape
