@@ -1,10 +1,15 @@
 """지연 엔진 테스트의 준비물: 두 백엔드로 돌리기, 테스트용 커널 캐시 폴더."""
 
+import os
+
 import pytest
 
 from tinygrad_ko.lazy import compiler
 
 HAS_CC = compiler.command() is not None
+# CI는 gcc를 설치하고 이 변수를 켭니다: 컴파일러가 없으면 C 시험을 건너뛰지 않고 실패합니다.
+if os.environ.get("TINYGRAD_KO_REQUIRE_CC") == "1" and not HAS_CC:
+    raise RuntimeError("TINYGRAD_KO_REQUIRE_CC=1인데 C 컴파일러(cc, gcc, clang)를 찾지 못했습니다.")
 needs_cc = pytest.mark.skipif(
     not HAS_CC, reason="C 컴파일러(cc, gcc, clang)가 없어 C 백엔드를 시험할 수 없습니다"
 )
