@@ -109,3 +109,24 @@ def test_long_chains_are_cut_into_kernels_of_bounded_depth(backend):
     assert len(kernels) == 6
     assert max(k.op_count for k in kernels) == scheduler.MAX_DEPTH
     assert np.array_equal(y.numpy(), [1.0, 2.0])  # 부호를 짝수 번 바꿨습니다
+
+
+def test_runner_plan_reuses_buffers_between_kernels():
+    """커널 여섯 개의 사슬: 중간 버퍼는 둘을 번갈아 씁니다(출력이 입력과 겹치지 않게). 결과만 따로 만듭니다."""
+    x = lazy.Tensor(np.ones(4))
+    y = x
+    for _ in range(5 * scheduler.MAX_DEPTH + 10):
+        y = -y
+    plan = runner.Plan([y.lazydata])
+    assert len(plan.kernels) == 6
+    assert len(plan.kinds) == 2
+    assert [slot for _, _, slot, _ in plan.steps][-1] is None  # 돌려줄 값은 돌려 쓰지 않습니다
+
+
+def test_mermaid_drawing_groups_nodes_by_kernel():
+    x = lazy.Tensor(np.ones((4, 5)))
+    y = ((x * 2.0 + 1.0).relu() - x.sum(axis=1, keepdims=True)).sum()
+    text = lazy.to_mermaid(y)
+    assert text == lazy.to_mermaid(y)  # 같은 그래프는 같은 텍스트
+    assert text.count("subgraph") == len(lazy.schedule(y)) == 2
+    assert 'n0(["4×5"])' in text and '["mul 2<br/>4×5"]' in text

@@ -9,10 +9,11 @@
 
 모듈마다 한 가지 생각입니다: `graph`(노드), `tensor`(사용자가 쓰는 텐서), `gradients`(엔진의 규칙으로
 역전파), `view`(모양과 보폭), `scheduler`(커널로 자르기, 융합), `memory`(버퍼 돌려 쓰기), `render_numpy`와
-`render_c`(코드 생성), `compiler`와 `cache`(컴파일과 커널 캐시), `runner`(백엔드를 골라 실행), `replay`(기록한 계획을 되풀이).
+`render_c`(코드 생성), `compiler`와 `cache`(컴파일과 커널 캐시), `runner`(백엔드를 골라 실행), `replay`(기록한 계획을 되풀이), `draw`(그래프와 커널을 mermaid 그림으로).
 """
 
 from .compiler import CompilerWarning
+from .draw import to_mermaid
 from .replay import Replay
 from .runner import backend, set_backend, show_kernels, source, using_backend
 from .scheduler import Kernel
@@ -43,5 +44,6 @@ __all__ = [
     "set_backend",
     "show_kernels",
     "source",
+    "to_mermaid",
     "using_backend",
 ]
