@@ -68,7 +68,7 @@ def both_engines(program, arrays):
     return loss, xs, eager, vs
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_random_graphs_same_gradients_as_the_engine(backend, seed, dtype):
     """사칙연산, 부호, relu만 쓴 같은 모양의 그래프: 미분값이 엔진과 원소마다 같습니다."""
@@ -81,7 +81,7 @@ def test_random_graphs_same_gradients_as_the_engine(backend, seed, dtype):
             same(x.grad.numpy(), v.grad)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 def test_random_graphs_with_broadcasting_exp_log(backend, seed):
     """브로드캐스트(미분값을 더해 줄이기)와 exp, log가 든 그래프: float64에서 1e-12 안."""
     rng = np.random.default_rng(100 + seed)

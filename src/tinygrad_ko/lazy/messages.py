@@ -38,7 +38,7 @@ def mixed_dtypes(a: np.dtype, b: np.dtype) -> TypeError:
 
 def shapes_mismatch(a: tuple, b: tuple) -> ValueError:
     return ValueError(
-        f"모양 {a}와 {b}는 브로드캐스트할 수 없습니다. 뒤쪽 축부터 맞춰 보아 크기가 같거나 한쪽이 1이어야 "
+        f"모양 {a}와(과) {b}은(는) 브로드캐스트할 수 없습니다. 뒤쪽 축부터 맞춰 보아 크기가 같거나 한쪽이 1이어야 "
         f"합니다. reshape으로 축을 맞춰 주세요."
     )
 

@@ -93,7 +93,8 @@ class Tensor:
             return self._operand(Tensor(other))
         raise messages.bad_operand(other)
 
-    def _binary(self, rule: type, op: str, a: object, b: object) -> Tensor:
+    def _broadcast(self, a: object, b: object) -> list[graph.LazyBuffer]:
+        """두 연산 상대의 노드를 같은 모양으로: 수는 const 노드로, 텐서는 필요하면 expand 노드로."""
         nodes = [
             x.lazydata if isinstance(x, Tensor) else graph.const(x, self.dtype) for x in (a, b)
         ]
@@ -101,8 +102,10 @@ class Tensor:
             shape = np.broadcast_shapes(nodes[0].shape, nodes[1].shape)
         except ValueError:
             raise messages.shapes_mismatch(nodes[0].shape, nodes[1].shape) from None
-        nodes = [graph.movement("expand", n, shape) for n in nodes]
-        return self._record(rule, (a, b), graph.elementwise(op, *nodes))
+        return [graph.movement("expand", n, shape) for n in nodes]
+
+    def _binary(self, rule: type, op: str, a: object, b: object) -> Tensor:
+        return self._record(rule, (a, b), graph.elementwise(op, *self._broadcast(a, b)))
 
     def _unary(self, rule: type, op: str) -> Tensor:
         return self._record(rule, (self,), graph.elementwise(op, self.lazydata))
@@ -168,12 +171,7 @@ class Tensor:
 
     # --- 미분하지 않는 비교(relu의 역전파가 씁니다) -------------------------------------------------
     def __le__(self, other) -> Tensor:
-        b = self._operand(other)
-        nodes = [
-            x.lazydata if isinstance(x, Tensor) else graph.const(x, self.dtype) for x in (self, b)
-        ]
-        shape = np.broadcast_shapes(nodes[0].shape, nodes[1].shape)
-        nodes = [graph.movement("expand", n, shape) for n in nodes]
+        nodes = self._broadcast(self, self._operand(other))
         return Tensor.from_lazy(graph.elementwise("cmple", *nodes))
 
     def __invert__(self) -> Tensor:
