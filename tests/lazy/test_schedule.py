@@ -130,3 +130,12 @@ def test_mermaid_drawing_groups_nodes_by_kernel():
     assert text == lazy.to_mermaid(y)  # 같은 그래프는 같은 텍스트
     assert text.count("subgraph") == len(lazy.schedule(y)) == 2
     assert 'n0(["4×5"])' in text and '["mul 2<br/>4×5"]' in text
+
+
+def test_same_operation_on_same_inputs_is_computed_once():
+    """w * w의 역전파는 gy * w를 두 번 만듭니다. 커널 안에서는 한 번만 계산합니다."""
+    w = lazy.Tensor(np.ones(4), requires_grad=True)
+    (w * w).sum().backward()
+    (kernel,) = lazy.schedule(w.grad)
+    ops = [op for op, *_ in kernel.stmts]
+    assert ops.count("mul") == 1 and ops.count("add") == 1

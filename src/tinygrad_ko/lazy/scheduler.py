@@ -10,7 +10,7 @@
 4. 원소별 연산이 `MAX_DEPTH`단보다 길게 이어질 때: 생성한 코드 하나가 끝없이 길어지지 않게 합니다.
 
 여러 커널이 같은 원소별 노드를 읽으면, 그 노드는 커널마다 다시 계산합니다(버퍼에 쓰고 다시 읽는 것보다
-싼 연산이 많기 때문입니다). 한 커널 안에서는 같은 노드를 한 번만 계산합니다.
+싼 연산이 많기 때문입니다). 한 커널 안에서는 같은 노드를, 그리고 같은 입력에 같은 연산을 한 번만 계산합니다.
 """
 
 from __future__ import annotations
@@ -149,7 +149,11 @@ def _build(root: LazyBuffer, cut: set[int], moved: dict) -> Kernel:
             stack.append((node, True))
             stack.extend((s, False) for s in reversed(node.srcs) if id(s) not in index)
             continue
-        args = tuple(index[id(s)] for s in node.srcs)
-        index[id(node)] = len(kernel.stmts)
-        kernel.stmts.append((node.op, args, node.dtype, None))
+        key = (node.op, tuple(index[id(s)] for s in node.srcs))
+        if (
+            key not in index
+        ):  # 같은 연산을 같은 입력에 두 번 하면(역전파의 gy * x가 흔합니다) 한 번만
+            index[key] = len(kernel.stmts)
+            kernel.stmts.append((node.op, key[1], node.dtype, None))
+        index[id(node)] = index[key]
     return kernel
