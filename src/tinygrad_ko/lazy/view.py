@@ -15,8 +15,11 @@ import math
 from dataclasses import dataclass
 
 
+# --8<-- [start:view]
 @dataclass(frozen=True)
 class View:
+    """1차원 버퍼를 읽는 방법: 모양, 원소 단위의 보폭, 버퍼에서 시작하는 칸."""
+
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     offset: int = 0
@@ -55,6 +58,10 @@ def expand(view: View, shape: tuple[int, ...]) -> View:
     return View(shape, tuple(strides), view.offset)
 
 
+# --8<-- [end:view]
+
+
+# --8<-- [start:merge-axes]
 def merge_axes(shape: tuple[int, ...], strides_list: list[tuple[int, ...]]) -> tuple:
     """모든 뷰에서 `stride[k] == stride[k+1] * shape[k+1]`인 이웃 축 k, k+1을 한 축으로 합칩니다.
 
@@ -74,6 +81,9 @@ def merge_axes(shape: tuple[int, ...], strides_list: list[tuple[int, ...]]) -> t
                 del s[k + 1]
         k -= 1
     return tuple(merged_shape), [tuple(s) for s in merged]
+
+
+# --8<-- [end:merge-axes]
 
 
 def size(shape: tuple[int, ...]) -> int:
