@@ -81,6 +81,7 @@ def movement(op: str, src: LazyBuffer, shape: tuple[int, ...]) -> LazyBuffer:
     return LazyBuffer(op, (src,), shape, shape, src.dtype)
 
 
+# --8<-- [start:toposort]
 def toposort(roots: list[LazyBuffer]) -> list[LazyBuffer]:
     """값이 아직 없는 노드들을 입력이 먼저 오는 순서로. 재귀 없이 스택으로 돌므로 10만 단계 사슬도 됩니다."""
     order, seen = [], set()
@@ -100,3 +101,4 @@ def toposort(roots: list[LazyBuffer]) -> list[LazyBuffer]:
                 stack.pop()
                 order.append(node)
     return order
+    # --8<-- [end:toposort]

@@ -80,9 +80,10 @@ def show_kernels() -> Iterator[None]:
 
 
 def source(kernel: Kernel, name: str | None = None) -> str:
-    """커널의 생성한 소스. name은 백엔드 이름(없으면 지금 쓰는 백엔드)."""
+    """커널의 생성한 소스. name은 백엔드 이름(없으면 지금 쓰는 백엔드). 소스를 만드는 데는 컴파일러가 필요 없습니다."""
     name = name or backend()
-    _check(name)
+    if name not in BACKENDS:
+        raise messages.unknown_backend(name)
     return (render_c if name == "c" else render_numpy).render(kernel)
 
 

@@ -70,6 +70,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
             cut.add(id(node))
         return node, views.contiguous(node.shape)
 
+    # --8<-- [start:cut]
     for node in order:
         if node.realized is not None or node.op == "const":
             continue
@@ -93,6 +94,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                 depth[id(node)] = 0
         else:  # sum
             cut.add(id(node))
+    # --8<-- [end:cut]
     results = {}
     for t in targets:
         if t.realized is not None:
