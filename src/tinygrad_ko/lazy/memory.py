@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 
+# --8<-- [start:assign-slots]
 def assign_slots(
     steps: list[tuple[Hashable, tuple, Hashable]],
     keep: set = frozenset(),
@@ -53,3 +54,4 @@ def assign_slots(
         if not in_place:
             release(i, reads)
     return slot_of, kinds
+    # --8<-- [end:assign-slots]
