@@ -43,6 +43,14 @@ DIGITS = "digits_epoch"
 # 제5고지: LeNet 크기의 합성곱 한 번(순전파+역전파), 숫자 CNN 한 에포크, LSTM 잘린 역전파의 한 스텝.
 CONV, CNN, LSTM = "conv2d", "cnn_epoch", "lstm_bptt"
 TENSOR_WORKLOADS = (MATMUL, MLP, DIGITS, CONV, CNN, LSTM)
+# 제6고지: 지연 엔진의 작업(같은 프로세스 안에서 NumPy, 최종 엔진과 번갈아 잽니다; lazy_work.py).
+LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN = (
+    "lazy_chain",
+    "lazy_backward",
+    "lazy_compile",
+    "lazy_train",
+)
+LAZY_WORKLOADS = (LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN)
 ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
 
 
@@ -62,6 +70,8 @@ ENGINES: dict[str, EngineInfo] = {
     info.key: info
     for info in (
         EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
+        # 제6고지의 지연 엔진: 컴파일러가 있으면 C 백엔드, 없으면 NumPy 백엔드(표에 적습니다).
+        EngineInfo("lazy", "지연 엔진(제6고지)", "tinygrad_ko.lazy", LAZY_WORKLOADS, False),
         EngineInfo(
             "step24", "책의 엔진(23~24단계)", "tinygrad_ko.steps.step24", SCALAR_WORKLOADS, True
         ),
@@ -571,6 +581,8 @@ def load(key: str):
         return ScalarEngine(module)
     if key == "dezero":
         return DezeroEngine()
+    if key == "lazy":
+        return None  # 지연 엔진의 작업은 어댑터 없이 tinygrad_ko.lazy를 직접 씁니다(lazy_work.py)
     return TorchEngine()
 
 

@@ -58,6 +58,9 @@ WORKLOAD_ENV[engines.DIGITS] = SINGLE_BLAS
 WORKLOAD_ENV[engines.CONV] = WORKLOAD_ENV[engines.MATMUL]
 WORKLOAD_ENV[engines.CNN] = WORKLOAD_ENV[engines.MATMUL]
 WORKLOAD_ENV[engines.LSTM] = SINGLE_BLAS
+# 지연 엔진의 1000x1000 작업도 원소별 연산 작업과 같은 할당기 설정으로 잽니다(NumPy와 번갈아 재므로 공평합니다).
+for _lazy_workload in engines.LAZY_WORKLOADS:
+    WORKLOAD_ENV[_lazy_workload] = {**WORKLOAD_ENV[engines.ELEMENTWISE], **SINGLE_BLAS}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

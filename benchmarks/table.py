@@ -25,6 +25,10 @@ from engines import (
     ENGINES,
     FANIN,
     GPT,
+    LAZY_BACKWARD,
+    LAZY_CHAIN,
+    LAZY_COMPILE,
+    LAZY_TRAIN,
     LSTM,
     MATMUL,
     MEMORY,
@@ -131,6 +135,15 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
     def ratio(workload: str) -> Callable[[str], str]:
         return lambda key: _cell(results, key, workload, lambda d: spread(summarize(d["ratio"])))
 
+    def lazy_times(workload: str, fields: tuple[str, ...]) -> Callable[[str], str]:
+        def show(d: dict) -> str:
+            if not d[fields[0]]:
+                return f"잴 것 없음({d['backend']} 백엔드)"
+            cells = " / ".join(number(summarize(d[f]).median) for f in fields)
+            return f"{cells} ({d['backend']})"
+
+        return lambda key: _cell(results, key, workload, show)
+
     def peak(d: dict) -> str:
         mark = RSS_MARK if d["method"] == "rss" else ""
         return f"{number(d['record_peak'])}{mark} ({d['record_peak'] / d['array_mb']:.1f}개)"
@@ -210,6 +223,24 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
         (
             "한국어 microGPT 학습 스텝(이름 하나: 순전파+역전파+Adam), ms",
             lambda key: _cell(results, key, GPT, lambda d: spread(summarize(d["ms"]))),
+        ),
+        (
+            f"제6고지: {n}×{n} float32 원소별 연산 20개(× + − relu 부호를 네 번) 순전파, ms: NumPy"
+            "(연산마다 임시 배열) / `np.copyto` / 지연 텐서 / 지연 되풀이(`Replay`) (백엔드)",
+            lazy_times(LAZY_CHAIN, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
+        ),
+        (
+            "같은 사슬의 합을 역전파해 x의 미분값까지, ms: 최종 엔진 / 지연 텐서 / 지연 되풀이",
+            lazy_times(LAZY_BACKWARD, ("eager_ms", "lazy_ms", "replay_ms")),
+        ),
+        (
+            f"학습 스텝({n}×{n} float32, relu((x·w).sum(1) + b)의 제곱 오차, 경사 하강), ms: 최종 엔진 "
+            "/ 지연 텐서 / 지연 되풀이",
+            lazy_times(LAZY_TRAIN, ("eager_ms", "lazy_ms", "replay_ms")),
+        ),
+        (
+            "커널 하나를 처음 부를 때(컴파일 포함) s / 새 프로세스처럼 캐시 파일에서 불러올 때 ms(벽시계)",
+            lazy_times(LAZY_COMPILE, ("compile_s", "disk_ms")),
         ),
         (
             "그 스텝의 Value 그래프: 노드 수, 노드당 µs",
@@ -305,6 +336,24 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
     "lstm_ms": lambda results, key, sizes: _median(results, key, LSTM, "step_ms"),
     "gpt_node_us": lambda results, key, sizes: _gpt_node_us(results, key),
 }
+# 제6고지의 지연 엔진: "lazy_<작업>_<필드>"(예: lazy_chain_numpy_ms)
+for _workload, _fields in (
+    (LAZY_CHAIN, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
+    (LAZY_BACKWARD, ("eager_ms", "lazy_ms", "replay_ms")),
+    (LAZY_TRAIN, ("eager_ms", "lazy_ms", "replay_ms")),
+    (LAZY_COMPILE, ("compile_s", "disk_ms")),
+):
+    for _field in _fields:
+        MEASURES[f"{_workload}_{_field}"] = lambda results, key, sizes, w=_workload, f=_field: (
+            _lazy_median(results, key, w, f)
+        )
+
+
+def _lazy_median(results: dict, key: str, workload: str, field: str) -> float | None:
+    data = _data(results, key, workload)
+    return None if data is None or not data[field] else summarize(data[field]).median
+
+
 # 목표의 기준 가운데 이번 실행의 크기에서 구하는 것
 BOUNDS: dict[str, Callable[[Sizes], float]] = {
     "deepest_tried": lambda sizes: float(sizes.depths[-1]),

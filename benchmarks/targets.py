@@ -150,4 +150,55 @@ TARGETS = (
         value=("gpt_node_us", "value"),
         over=("chain_us", "value"),
     ),
+    # 제6고지: 지연 엔진. 20개 연산 사슬의 목표는 issue 33에서 왔습니다(다른 기계에서 잰 사실에서 정한 값).
+    Target(
+        "제6고지 {n}×{n} float32 사슬 20개 순전파: NumPy ÷ 지연 텐서(몇 배 빠른가)",
+        value=("lazy_chain_numpy_ms", "lazy"),
+        over=("lazy_chain_lazy_ms", "lazy"),
+        spec=".1f",
+        goal=(">=", 15),
+    ),
+    Target(
+        "같은 사슬: 지연 텐서 ÷ `np.copyto`(한 번 읽고 한 번 쓰기)",
+        value=("lazy_chain_lazy_ms", "lazy"),
+        over=("lazy_chain_copy_ms", "lazy"),
+        spec=".1f",
+        goal=("<=", 2),
+    ),
+    Target(
+        "같은 사슬: NumPy ÷ 지연 되풀이(참고)",
+        value=("lazy_chain_numpy_ms", "lazy"),
+        over=("lazy_chain_replay_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "같은 사슬: 지연 되풀이 ÷ `np.copyto`(참고)",
+        value=("lazy_chain_replay_ms", "lazy"),
+        over=("lazy_chain_copy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "같은 사슬의 융합한 역전파: 최종 엔진 ÷ 지연 텐서(몇 배 빠른가, 참고)",
+        value=("lazy_backward_eager_ms", "lazy"),
+        over=("lazy_backward_lazy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "학습 스텝: 최종 엔진 ÷ 지연 텐서(참고)",
+        value=("lazy_train_eager_ms", "lazy"),
+        over=("lazy_train_lazy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "학습 스텝: 최종 엔진 ÷ 지연 되풀이(참고)",
+        value=("lazy_train_eager_ms", "lazy"),
+        over=("lazy_train_replay_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "지연 엔진의 커널 하나를 처음 부를 때(컴파일 포함, 참고)",
+        value=("lazy_compile_compile_s", "lazy"),
+        spec=".2f",
+        unit=" s",
+    ),
 )

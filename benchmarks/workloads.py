@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from time import perf_counter, process_time_ns
 
+import lazy_work
 import numpy as np
 from memory import RssProbe, make_probe
 
@@ -792,3 +793,20 @@ def lstm_bptt(engine, sizes: Sizes) -> dict:
     window_ms, _ = _timed_ms(lambda: engine.lstm_bptt(params, windows, LSTM_LR), sizes.lstm_repeats)
     step_ms = [ms / len(windows) for ms in window_ms]
     return {"step_ms": step_ms, "windows": len(windows)}
+
+
+# --- 제6고지: 지연 엔진(tinygrad_ko.lazy). 작업의 본문은 lazy_work.py에 있습니다 ---------------------
+def lazy_chain(engine, sizes: Sizes) -> dict:
+    return lazy_work.lazy_chain(sizes, clock)
+
+
+def lazy_backward(engine, sizes: Sizes) -> dict:
+    return lazy_work.lazy_backward(sizes, clock)
+
+
+def lazy_compile(engine, sizes: Sizes) -> dict:
+    return lazy_work.lazy_compile(sizes, clock)
+
+
+def lazy_train(engine, sizes: Sizes) -> dict:
+    return lazy_work.lazy_train(sizes, clock)

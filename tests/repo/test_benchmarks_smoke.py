@@ -16,7 +16,7 @@ FAILURE_MARKS = ("시간 초과", "비정상 종료", "틀린 미분값")
 
 @pytest.mark.slow  # 엔진마다 하위 프로세스를 띄웁니다
 def test_quick_benchmark_runs_every_workload():
-    engines = "tinygrad_ko,step24,step08,value"
+    engines = "tinygrad_ko,step24,step08,value,lazy"
     completed = subprocess.run(
         [sys.executable, "benchmarks/run.py", "--quick", "--only", engines],
         cwd=ROOT,

@@ -1,0 +1,107 @@
+"""커널 캐시(kernel cache): 컴파일한 라이브러리를 사용자별 캐시 폴더에 소스의 해시 이름으로 둡니다.
+
+- 폴더: 환경 변수 `TINYGRAD_KO_CACHE`가 있으면 그곳, 없으면 플랫폼의 사용자별 캐시 폴더 아래
+  `tinygrad_ko/kernels`(리눅스 `$XDG_CACHE_HOME` 또는 `~/.cache`, macOS `~/Library/Caches`, 윈도
+  `%LOCALAPPDATA%`). 폴더는 본인만 쓸 수 있게(0o700) 만들고, 남도 쓸 수 있는 폴더면 쓰지 않습니다
+  (남이 넣어 둔 라이브러리를 불러오지 않도록).
+- 이름: 소스와 컴파일러, 플래그의 SHA-256. 같은 커널은 프로세스가 달라도 한 번만 컴파일합니다.
+- 원자적 쓰기: 임시 이름으로 만든 뒤 `os.replace`로 이름을 바꿉니다. 두 프로세스가 같은 커널을 동시에
+  처음 컴파일해도, 읽는 쪽은 다 쓴 파일만 봅니다(둘이 같은 내용을 차례로 덮어쓸 뿐입니다).
+- 크기 한도: 모든 파일의 합이 `TINYGRAD_KO_CACHE_BYTES`(기본 100 MB)를 넘으면 오래 쓰지 않은 커널부터 지웁니다.
+  캐시에서 불러올 때마다 파일의 수정 시각을 지금으로 바꿔 두므로 "오래"는 마지막으로 쓴 때입니다.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_LIMIT = 100 * 1024 * 1024
+SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
+
+
+def directory() -> Path:
+    """커널을 둘 폴더(아직 만들지는 않습니다)."""
+    override = os.environ.get("TINYGRAD_KO_CACHE")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tinygrad_ko" / "kernels"
+
+
+def prepare() -> Path:
+    """폴더를 만들고, 본인만 쓸 수 있는 폴더인지 확인합니다. 아니면 PermissionError(한국어)."""
+    folder = directory()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        info = folder.stat()
+        if info.st_uid != os.getuid() or info.st_mode & 0o022:
+            raise PermissionError(
+                f"커널 캐시 폴더 {folder}는 다른 사용자도 쓸 수 있거나 내 것이 아닙니다. 남이 넣은 "
+                f"라이브러리를 불러오지 않도록 이 폴더는 쓰지 않습니다. chmod 700 {folder}로 권한을 "
+                f"좁히거나 환경 변수 TINYGRAD_KO_CACHE로 다른 폴더를 주세요."
+            )
+    return folder
+
+
+def paths(key: str) -> tuple[Path, Path]:
+    """커널 하나의 (소스 파일, 라이브러리 파일) 경로."""
+    folder = directory()
+    return folder / f"{key}.c", folder / f"{key}{SUFFIX}"
+
+
+def temporary(final: Path) -> Path:
+    """같은 폴더 안의 겹치지 않는 임시 이름(프로세스 번호와 무작위 글자). 다 쓴 뒤 `os.replace`합니다."""
+    return final.with_name(f".{final.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+
+
+def touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def limit() -> int:
+    text = os.environ.get("TINYGRAD_KO_CACHE_BYTES")
+    return int(text) if text and text.isdigit() else DEFAULT_LIMIT
+
+
+def evict(keep: str) -> list[str]:
+    """크기 한도를 넘었으면 마지막으로 쓴 때가 오래된 커널부터 지웁니다. 지운 커널의 해시를 돌려줍니다.
+
+    방금 만든 커널(`keep`)은 지우지 않습니다. 다른 프로세스가 먼저 지운 파일은 건너뜁니다.
+    """
+    entries: dict[str, list] = {}  # 해시 -> [마지막으로 쓴 때, 바이트, 파일들]
+    for path in directory().iterdir():
+        if path.name.startswith("."):
+            continue  # 다른 프로세스가 쓰는 중인 임시 파일
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            continue
+        entry = entries.setdefault(path.name.split(".")[0], [0.0, 0, []])
+        entry[0] = max(entry[0], info.st_mtime)
+        entry[1] += info.st_size
+        entry[2].append(path)
+    total = sum(size for _, size, _ in entries.values())
+    removed = []
+    for key, (_, size, files) in sorted(entries.items(), key=lambda item: item[1][0]):
+        if total <= limit():
+            break
+        if key == keep:
+            continue
+        for path in files:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+        total -= size
+        removed.append(key)
+    return removed

@@ -1,0 +1,222 @@
+"""C 소스를 시스템 컴파일러로 공유 라이브러리로 만들고 `ctypes`로 불러옵니다(표준 라이브러리만 씁니다).
+
+- 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
+  `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다.
+- 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다. `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
+  합치지 않아 NumPy와 같은 값을 냅니다.
+- 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면, 컴파일러의 메시지를 담은 한국어
+  경고(`CompilerWarning`)를 내고 None을 돌려줍니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
+  프로세스에서는 C를 다시 시도하지 않습니다(`reset()`을 부르기 전까지).
+- 캐시의 라이브러리가 깨졌으면(불러오지 못하거나 다른 커널이면) 지우고 다시 컴파일합니다.
+"""
+
+from __future__ import annotations
+
+import _ctypes
+import ctypes
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import threading
+import warnings
+
+from . import cache
+
+FLAGS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math", "-shared", "-fPIC")
+KEY_SYMBOL = (
+    "tinygrad_ko_key"  # 라이브러리 안에 자기 해시를 적어 두는 변수(다른 파일과 바뀌었는지 봅니다)
+)
+
+
+class CompilerWarning(RuntimeWarning):
+    """C 컴파일러를 쓰지 못해 NumPy 백엔드로 돌아갈 때의 경고."""
+
+
+_loaded: dict[str, object] = {}  # 소스 -> 불러온 커널 함수(이 프로세스 안의 캐시)
+_libraries: list = []  # 불러온 라이브러리들(reset이 닫습니다)
+# 커널의 모양(runner._signature) -> (C 함수, 소스). 같은 커널은 소스를 다시 쓰지도 해시하지도 않습니다.
+by_signature: dict[tuple, tuple] = {}
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+_state: dict = {"broken": None, "identity": None}
+counters = {"compiled": 0, "from_disk": 0, "from_memory": 0, "failed": 0}
+
+
+def command() -> list[str] | None:
+    """컴파일러 명령(인수 목록). 찾지 못하면 None. 환경 변수(TINYGRAD_KO_CC, PATH)가 같으면 다시 찾지 않습니다."""
+    given, path = os.environ.get("TINYGRAD_KO_CC"), os.environ.get("PATH")
+    if _state.get("searched") == (given, path):
+        return _state["command"]
+    found = shlex.split(given) if given else None
+    for name in () if given else ("cc", "gcc", "clang"):
+        if shutil.which(name):
+            found = [shutil.which(name)]
+            break
+    _state["searched"], _state["command"] = (given, path), found
+    return found
+
+
+def available() -> bool:
+    """이 프로세스에서 C 백엔드를 쓸 수 있는지: 컴파일러가 있고 아직 실패하지 않았는지."""
+    return _state["broken"] is None and command() is not None
+
+
+def reset() -> None:
+    """실패 기록과 이 프로세스의 캐시를 지우고 불러온 라이브러리를 닫습니다(환경 변수를 바꾼 뒤, 테스트에서).
+
+    닫지 않으면 운영 체제가 같은 경로의 라이브러리를 다시 열지 않고 이미 연 것을 돌려줍니다. 커널을 돌리는
+    중에는 부르지 마세요.
+    """
+    _state["broken"] = _state["identity"] = _state["searched"] = None
+    _loaded.clear()
+    by_signature.clear()
+    while _libraries:
+        _close(_libraries.pop())
+
+
+def _close(lib) -> None:
+    if hasattr(_ctypes, "dlclose"):
+        _ctypes.dlclose(lib._handle)
+
+
+def _identity(cc: list[str]) -> str:
+    """해시에 넣을 컴파일러의 이름과 버전(다른 컴파일러의 라이브러리를 잘못 쓰지 않게)."""
+    if _state["identity"] is None:
+        try:
+            version = subprocess.run(
+                [*cc, "--version"], capture_output=True, text=True, timeout=_timeout()
+            ).stdout.splitlines()[:1]
+        except (OSError, subprocess.SubprocessError):
+            version = []
+        _state["identity"] = " ".join(cc + version)
+    return _state["identity"]
+
+
+def _timeout() -> float:
+    try:
+        return float(os.environ.get("TINYGRAD_KO_CC_TIMEOUT", "60"))
+    except ValueError:
+        return 60.0
+
+
+def key_of(source: str) -> str:
+    cc = command() or ["(없음)"]
+    text = "\n".join([_identity(cc), " ".join(FLAGS), source])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def load(source: str) -> object | None:
+    """source의 `kernel` 함수를 돌려줍니다. 캐시에 없으면 컴파일합니다. C를 쓸 수 없으면 None."""
+    fn = _loaded.get(source)
+    if fn is not None:
+        counters["from_memory"] += 1
+        return fn
+    if not available():
+        return None
+    with _lock(source):
+        if source in _loaded:
+            counters["from_memory"] += 1
+            return _loaded[source]
+        try:
+            fn = _load_or_compile(source)
+        except _CompileFailed as failure:
+            counters["failed"] += 1
+            _state["broken"] = str(failure)
+            warnings.warn(str(failure), CompilerWarning, stacklevel=4)
+            return None
+        _loaded[source] = fn
+        return fn
+
+
+def _lock(source: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(source, threading.Lock())
+
+
+class _CompileFailed(Exception):
+    pass
+
+
+def _load_or_compile(source: str) -> object:
+    key = key_of(source)
+    try:
+        cache.prepare()
+    except OSError as error:
+        raise _CompileFailed(f"{error} NumPy 백엔드로 계산합니다.") from None
+    c_path, lib_path = cache.paths(key)
+    fn = _open(lib_path, key)
+    if fn is not None:
+        counters["from_disk"] += 1
+        cache.touch(lib_path)
+        return fn
+    full = f'{source}\nconst char {KEY_SYMBOL}[] = "{key}";\n'
+    _write_atomic(c_path, full)
+    _compile(c_path, lib_path)
+    counters["compiled"] += 1
+    cache.evict(keep=key)
+    fn = _open(lib_path, key)
+    if fn is None:
+        raise _CompileFailed(
+            f"컴파일한 라이브러리 {lib_path}를 불러오지 못했습니다. NumPy 백엔드로 계산합니다."
+        )
+    return fn
+
+
+def _write_atomic(path, text: str) -> None:
+    tmp = cache.temporary(path)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _compile(c_path, lib_path) -> None:
+    cc = command()
+    tmp = cache.temporary(lib_path)
+    args = [*cc, *FLAGS, "-o", str(tmp), str(c_path), "-lm"]
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, timeout=_timeout())
+    except subprocess.TimeoutExpired:
+        tmp.unlink(missing_ok=True)
+        raise _CompileFailed(
+            f"C 컴파일러가 {_timeout():g}초 안에 끝나지 않아 멈췄습니다(명령: {shlex.join(args)}). "
+            f"NumPy 백엔드로 계산합니다. 느린 기계라면 환경 변수 TINYGRAD_KO_CC_TIMEOUT으로 시간을 늘리세요."
+        ) from None
+    except OSError as error:
+        raise _CompileFailed(
+            f"C 컴파일러를 실행하지 못했습니다(명령: {shlex.join(args)}): {error}. NumPy 백엔드로 계산합니다."
+        ) from None
+    if done.returncode != 0 or not tmp.exists():
+        tmp.unlink(missing_ok=True)
+        message = (done.stderr or done.stdout).strip()[-2000:]
+        raise _CompileFailed(
+            f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
+            f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
+        )
+    os.replace(tmp, lib_path)
+
+
+def _open(lib_path, key: str) -> object | None:
+    """라이브러리를 불러와 `kernel` 함수를 돌려줍니다. 없거나 깨졌거나 다른 커널이면 지우고 None."""
+    if not lib_path.exists():
+        return None
+    try:
+        lib = ctypes.CDLL(str(lib_path))
+    except OSError:  # 잘렸거나 라이브러리가 아닌 파일
+        lib = None
+    try:
+        stored = (ctypes.c_char * (len(key) + 1)).in_dll(lib, KEY_SYMBOL).value if lib else None
+        fn = lib.kernel if lib else None
+    except (AttributeError, ValueError):
+        stored, fn = None, None
+    if stored != key.encode():
+        if lib is not None:
+            _close(lib)  # 같은 경로를 다시 열 때 이 라이브러리를 돌려받지 않게
+        try:
+            lib_path.unlink()
+        except FileNotFoundError:
+            pass
+        return None
+    fn.restype = None
+    _libraries.append(lib)
+    return fn

@@ -1,0 +1,99 @@
+"""지연 엔진(`tinygrad_ko.lazy`)이 내는 한국어 오류. 받은 것, 안 되는 까닭, 할 일을 말합니다."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._describe import describe
+
+
+def not_an_array(data: object) -> TypeError:
+    return TypeError(
+        f"lazy.Tensor에는 numpy.ndarray만 넣을 수 있습니다. 받은 값: {describe(data)}. "
+        f"np.array(..., dtype=np.float32)처럼 배열로 만들어 넘겨 주세요."
+    )
+
+
+def bad_dtype(dtype: np.dtype) -> TypeError:
+    return TypeError(
+        f"lazy.Tensor는 float32와 float64 배열만 계산합니다(생성하는 코드가 이 두 dtype만 압니다). "
+        f"받은 배열의 dtype: {dtype}. data.astype(np.float32)나 data.astype(np.float64)로 바꿔 주세요."
+    )
+
+
+def bad_operand(value: object) -> TypeError:
+    return TypeError(
+        f"lazy.Tensor와 계산할 수 있는 것은 lazy.Tensor, 파이썬 수(int, float), NumPy 실수 스칼라, "
+        f"float 배열입니다. 받은 값: {describe(value)}. 리스트라면 np.array(...)로, 값이 필요하면 "
+        f"lazy.Tensor(...)로 감싸 주세요."
+    )
+
+
+def mixed_dtypes(a: np.dtype, b: np.dtype) -> TypeError:
+    return TypeError(
+        f"dtype이 다른 두 텐서({a}와 {b})는 계산하지 않습니다. 지연 엔진은 dtype을 몰래 바꾸지 않으므로 "
+        f"한쪽을 다른 쪽의 dtype으로 만든 lazy.Tensor를 주세요(예: lazy.Tensor(x.astype(np.{a})))."
+    )
+
+
+def shapes_mismatch(a: tuple, b: tuple) -> ValueError:
+    return ValueError(
+        f"모양 {a}와(과) {b}은(는) 브로드캐스트할 수 없습니다. 뒤쪽 축부터 맞춰 보아 크기가 같거나 한쪽이 1이어야 "
+        f"합니다. reshape으로 축을 맞춰 주세요."
+    )
+
+
+def bad_axis(axis: object, shape: tuple) -> ValueError:
+    return ValueError(
+        f"sum의 axis {axis!r}는 모양 {shape}인 텐서에 맞지 않습니다. None, 또는 -{len(shape)}부터 "
+        f"{len(shape) - 1}까지의 서로 다른 정수(의 튜플)를 주세요."
+    )
+
+
+def bad_reshape(shape: tuple, new: object) -> ValueError:
+    return ValueError(
+        f"모양 {shape}인 텐서를 {new!r}(으)로 바꿀 수 없습니다. 원소 개수가 같은 정수의 튜플을 주세요."
+    )
+
+
+def not_scalar_root(shape: tuple) -> RuntimeError:
+    return RuntimeError(
+        f"backward는 원소가 하나인 0차원 결과에서만 부를 수 있습니다. 받은 텐서의 모양: {shape}. "
+        f"먼저 .sum()으로 줄여 주세요."
+    )
+
+
+def no_grad_root() -> RuntimeError:
+    return RuntimeError(
+        "이 텐서는 미분이 필요한 텐서(requires_grad=True)로부터 계산되지 않았으므로 backward할 수 "
+        "없습니다. 미분할 입력을 lazy.Tensor(x, requires_grad=True)로 만들어 주세요."
+    )
+
+
+def released() -> RuntimeError:
+    return RuntimeError(
+        "이 텐서의 계산 그래프는 앞선 backward가 이미 놓았습니다. 다시 미분하려면 순전파를 다시 "
+        "계산하세요(최종 엔진의 retain_graph=False와 같은 약속입니다)."
+    )
+
+
+def unknown_backend(name: object) -> ValueError:
+    return ValueError(
+        f"알 수 없는 백엔드입니다: {name!r}. 'c'(생성한 C를 컴파일) 또는 'numpy'를 주세요. 환경 변수 "
+        f"TINYGRAD_KO_LAZY_BACKEND도 같은 이름만 받습니다."
+    )
+
+
+def no_compiler() -> RuntimeError:
+    return RuntimeError(
+        "C 컴파일러(cc, gcc, clang)를 PATH에서 찾지 못해 C 백엔드를 쓸 수 없습니다. 리눅스라면 "
+        "apt-get install gcc로 설치하거나, 환경 변수 TINYGRAD_KO_CC에 컴파일러를 주세요. 그동안은 "
+        "'numpy' 백엔드가 같은 값을 계산합니다."
+    )
+
+
+def replay_needs_lazy_results() -> ValueError:
+    return ValueError(
+        "Replay로 감싼 함수는 아직 계산하지 않은 lazy.Tensor(하나 또는 튜플)를 돌려주어야 합니다. 함수 안에서 "
+        ".numpy()를 부르지 말고, 결과 텐서를 그대로 돌려주세요."
+    )

@@ -1,0 +1,48 @@
+"""되풀이(replay): 함수를 한 번 기록하고, 다음부터는 같은 커널들을 새 입력으로 다시 돌립니다(tinygrad의 TinyJit).
+
+지연 텐서의 연산은 부를 때마다 그래프를 새로 만들고, 스케줄하고, 커널을 찾습니다. 같은 모양의 입력으로
+같은 계산을 되풀이한다면(학습 루프의 한 스텝처럼) 그 일은 처음 한 번이면 됩니다. `Replay(f)`는 처음 부를
+때 f가 돌려준 텐서들의 계획(`runner.Plan`: 커널, 돌릴 함수, 버퍼 계획)을 입력의 모양과 dtype, 백엔드별로
+적어 두고, 다음부터는 입력 버퍼만 바꿔 끼워 그 계획을 돌립니다.
+
+약속: f의 인수는 지연 텐서이고, f는 계산하지 않은 텐서(하나 또는 튜플)를 돌려줍니다. f 안에서 `.numpy()`로
+값을 꺼내면 그 계산은 기록되지 않으므로, 인수가 아닌 값(닫힌 변수의 텐서)은 처음 부를 때의 값으로 고정됩니다.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import graph, messages
+from .runner import Plan, backend
+from .tensor import Tensor
+
+
+class Replay:
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+        self.plans: dict[
+            tuple, tuple
+        ] = {}  # (백엔드, 입력의 모양과 dtype) -> (계획, 입력 노드 id들, 하나인지)
+
+    def __call__(self, *args: Tensor) -> Tensor | tuple[Tensor, ...]:
+        for a in args:
+            if not isinstance(a, Tensor):
+                raise messages.bad_operand(a)
+            a.numpy()  # 입력은 값을 가진 버퍼여야 바꿔 끼울 수 있습니다
+        key = (backend(), tuple((a.shape, a.dtype.str) for a in args))
+        if key not in self.plans:
+            self.plans[key] = self._capture(args)
+        plan, arg_ids, single = self.plans[key]
+        bindings = {i: a.lazydata.realized for i, a in zip(arg_ids, args, strict=True)}
+        outs = tuple(Tensor.from_lazy(graph.buffer(data)) for data in plan.run(bindings))
+        return outs[0] if single else outs
+
+    def _capture(self, args: tuple[Tensor, ...]) -> tuple:
+        result = self.fn(*args)
+        single = isinstance(result, Tensor)
+        outs = (result,) if single else tuple(result)
+        nodes = [t.lazydata for t in outs if isinstance(t, Tensor)]
+        if len(nodes) != len(outs) or any(n.realized is not None for n in nodes):
+            raise messages.replay_needs_lazy_results()
+        return Plan(nodes), [id(a.lazydata) for a in args], single

@@ -1,0 +1,186 @@
+"""커널 캐시와 컴파일러: 해시 이름, 크기 한도, 깨진 파일, 실패와 멈춤의 대비책, 동시에 처음 부르기."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from tinygrad_ko import lazy
+from tinygrad_ko.lazy import cache, compiler, runner
+
+from .conftest import needs_cc
+
+pytestmark = needs_cc
+A = np.arange(12.0).reshape(3, 4)
+
+
+def compute(scale=2.0):
+    """작은 커널 하나(scale마다 다른 소스)를 C 백엔드로 계산합니다."""
+    with lazy.using_backend("c"):
+        return (lazy.Tensor(A) * scale + 1.0).numpy()
+
+
+def only_source():
+    x = lazy.Tensor(A) * 2.0 + 1.0
+    return lazy.source(lazy.schedule(x)[0], "c")
+
+
+def fake_compiler(tmp_path, body):
+    """가짜 컴파일러: 파이썬 스크립트. TINYGRAD_KO_CC에 '파이썬 스크립트'로 줍니다."""
+    script = tmp_path / "fake_cc.py"
+    script.write_text(textwrap.dedent(body), encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_library_is_named_by_the_hash_of_its_source(fresh_cache):
+    assert np.array_equal(compute(), A * 2.0 + 1.0)
+    key = compiler.key_of(only_source())
+    c_file, lib = cache.paths(key)
+    assert c_file.parent == fresh_cache
+    assert lib.exists() and c_file.read_text(encoding="utf-8").startswith(only_source())
+    assert sorted(p.name for p in fresh_cache.iterdir()) == sorted([c_file.name, lib.name])
+
+
+def test_second_process_loads_from_disk(fresh_cache):
+    compute()
+    compiler.reset()  # 이 프로세스의 캐시를 비우면 새 프로세스와 같습니다
+    before = dict(compiler.counters)
+    assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert compiler.counters["from_disk"] == before["from_disk"] + 1
+    assert compiler.counters["compiled"] == before["compiled"]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other_kernel"])
+def test_damaged_library_is_compiled_again(fresh_cache, damage):
+    compute(3.0)
+    other = cache.paths(
+        compiler.key_of(lazy.source(lazy.schedule(lazy.Tensor(A) * 3.0 + 1.0)[0], "c"))
+    )[1]
+    compute()
+    lib = cache.paths(compiler.key_of(only_source()))[1]
+    compiler.reset()  # 새 프로세스처럼: 불러온 라이브러리를 닫고 나서 파일을 망가뜨립니다
+    if damage == "garbage":
+        lib.write_bytes(b"\x7fELF but not really a library")
+    else:
+        lib.write_bytes(other.read_bytes())  # 다른 커널의 라이브러리가 이 이름을 달고 있으면
+    before = compiler.counters["compiled"]
+    assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert compiler.counters["compiled"] == before + 1
+
+
+def test_cache_is_bounded_and_evicts_the_least_recently_used(fresh_cache, monkeypatch):
+    compute(2.0)
+    one_kernel = sum(p.stat().st_size for p in fresh_cache.iterdir())
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", str(int(one_kernel * 2.5)))
+    first = {p.name.split(".")[0] for p in fresh_cache.iterdir()}
+    compute(3.0)
+    os.utime(
+        next(fresh_cache.glob(f"{next(iter(first))}.*")), (1, 1)
+    )  # 첫 커널을 오래전에 쓴 것으로
+    compute(4.0)
+    keys = {p.name.split(".")[0] for p in fresh_cache.iterdir()}
+    assert len(keys) == 2 and not keys & first
+    assert sum(p.stat().st_size for p in fresh_cache.iterdir()) <= one_kernel * 2.5
+
+
+def test_compiler_failure_warns_in_korean_and_falls_back_to_numpy(
+    fresh_cache, tmp_path, monkeypatch
+):
+    cc = fake_compiler(
+        tmp_path, 'import sys\nprint("가짜 컴파일러: 문법 오류 42", file=sys.stderr)\nsys.exit(1)\n'
+    )
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    compiler.reset()
+    numpy_runs = runner.counters["numpy"]
+    with pytest.warns(lazy.CompilerWarning, match="가짜 컴파일러: 문법 오류 42") as record:
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert "NumPy 백엔드로" in str(record[0].message)
+    assert runner.counters["numpy"] == numpy_runs + 1
+    assert lazy.backend() == "numpy"  # 이 프로세스에서는 다시 시도하지 않습니다
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 두 번째 커널은 경고 없이 NumPy로
+        assert np.array_equal(compute(5.0), A * 5.0 + 1.0)
+
+
+def test_compiler_that_hangs_is_stopped(fresh_cache, tmp_path, monkeypatch):
+    cc = fake_compiler(tmp_path, "import time\ntime.sleep(30)\n")
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", "0.5")
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning, match="0.5초 안에 끝나지 않아"):
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert not [p for p in fresh_cache.iterdir() if p.suffix == cache.SUFFIX]
+
+
+def test_cache_folder_others_can_write_is_refused(fresh_cache):
+    fresh_cache.mkdir(mode=0o700)
+    os.chmod(fresh_cache, 0o777)
+    if os.name != "posix":
+        pytest.skip("권한 검사는 POSIX에서만 합니다")
+    with pytest.warns(lazy.CompilerWarning, match="다른 사용자도 쓸 수 있거나"):
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert list(fresh_cache.iterdir()) == []
+
+
+def test_no_compiler_means_numpy(monkeypatch, tmp_path):
+    monkeypatch.delenv("TINYGRAD_KO_CC", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # 컴파일러가 하나도 없는 PATH
+    compiler.reset()
+    try:
+        assert lazy.backend() == "numpy"
+        with pytest.raises(RuntimeError, match="apt-get install gcc"):
+            lazy.set_backend("c")
+        assert np.array_equal((lazy.Tensor(A) * 2.0).numpy(), A * 2.0)
+    finally:
+        compiler.reset()
+
+
+def test_threads_calling_a_new_kernel_at_once_compile_it_once(fresh_cache):
+    results, errors = [], []
+
+    def work():
+        try:
+            results.append(compute(7.0))
+        except Exception as error:  # noqa: BLE001 - 스레드의 예외를 본 스레드로 옮깁니다
+            errors.append(error)
+
+    before = compiler.counters["compiled"]
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(np.array_equal(r, A * 7.0 + 1.0) for r in results) and len(results) == 4
+    assert compiler.counters["compiled"] == before + 1
+
+
+def test_two_processes_compiling_the_same_kernel_at_once(fresh_cache):
+    """두 프로세스가 같은 새 커널을 동시에 처음 부릅니다: 둘 다 맞는 값을 내고, 임시 파일이 남지 않습니다."""
+    program = textwrap.dedent(
+        """
+        import numpy as np
+        from tinygrad_ko import lazy
+        a = np.arange(12.0).reshape(3, 4)
+        with lazy.using_backend("c"):
+            y = (lazy.Tensor(a) * 9.0 + 1.0).numpy()
+        assert np.array_equal(y, a * 9.0 + 1.0)
+        print("ok")
+        """
+    )
+    env = {**os.environ, "TINYGRAD_KO_CACHE": str(fresh_cache)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", program], env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0] and outputs == ["ok\n", "ok\n"]
+    names = [p.name for p in fresh_cache.iterdir()]
+    assert len(names) == 2 and not [n for n in names if n.startswith(".")]

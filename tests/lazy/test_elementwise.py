@@ -1,0 +1,161 @@
+"""원소별 연산의 값: NumPy와 원소마다 같고(dtype도), 두 백엔드가 같은 값을 냅니다."""
+
+import numpy as np
+import pytest
+
+from tinygrad_ko import lazy
+
+from .conftest import needs_cc
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.1, -2.5, np.inf, -np.inf, np.nan, 1e-40, -1e-310, 3e38, 1e300]
+
+
+def special_values(dtype, shape=(5, 7)):
+    """특별한 값(±0, ±inf, NaN, 아주 작은 수와 큰 수)과 무작위 값을 섞은 배열."""
+    rng = np.random.default_rng(0)
+    with np.errstate(over="ignore"):
+        data = rng.standard_normal(shape).astype(dtype) * dtype(3)
+        flat = data.reshape(-1)
+        flat[: len(SPECIAL)] = np.array(SPECIAL).astype(dtype)
+    return data
+
+
+def same_bits(actual, expected):
+    """값이 원소마다 같은지: -0.0과 +0.0도 가르고, NaN은 NaN끼리 같다고 봅니다. dtype도 봅니다."""
+    assert actual.dtype == expected.dtype
+    assert actual.shape == expected.shape
+    assert np.array_equal(actual, expected, equal_nan=True)
+    assert np.array_equal(np.signbit(actual), np.signbit(expected))
+
+
+def lazy_and_numpy(dtype):
+    a = special_values(dtype)
+    b = special_values(dtype)[::-1].copy()
+    return a, b, lazy.Tensor(a), lazy.Tensor(b)
+
+
+OPS = {
+    "+": (lambda x, y: x + y),
+    "-": (lambda x, y: x - y),
+    "*": (lambda x, y: x * y),
+    "/": (lambda x, y: x / y),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op", list(OPS))
+def test_binary_ops_equal_numpy(backend, dtype, op):
+    a, b, ta, tb = lazy_and_numpy(dtype)
+    f = OPS[op]
+    with np.errstate(all="ignore"):
+        same_bits(f(ta, tb).numpy(), f(a, b))
+        same_bits(f(ta, 0.1).numpy(), f(a, 0.1))  # 파이썬 수는 텐서의 dtype으로
+        same_bits(f(3, ta).numpy(), f(3, a))  # 수가 왼쪽(반사 연산자)
+        same_bits(
+            f(ta, np.float64(1.7)).numpy(), f(a, dtype(1.7))
+        )  # NumPy 스칼라도 텐서의 dtype으로
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_unary_ops_equal_numpy(backend, dtype):
+    a, _, ta, _ = lazy_and_numpy(dtype)
+    same_bits((-ta).numpy(), -a)
+    same_bits(ta.relu().numpy(), np.maximum(a, 0))  # 최종 엔진의 ReLU.forward와 같은 식
+
+
+def test_relu_keeps_nan_and_turns_negative_zero_positive(backend):
+    x = np.array([np.nan, -0.0, 0.0, -1.0, 2.0], np.float32)
+    y = lazy.Tensor(x).relu().numpy()
+    assert np.isnan(y[0])
+    assert np.array_equal(np.signbit(y), [np.signbit(y[0]), False, False, False, False])
+    assert np.array_equal(y[1:], [0.0, 0.0, 0.0, 2.0])
+
+
+def test_exp_log_float64_within_1e_12(backend):
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-700, 700, 4000)
+    assert np.allclose(lazy.Tensor(x).exp().numpy(), np.exp(x), rtol=1e-12, atol=0)
+    p = rng.uniform(1e-300, 1e300, 4000) * rng.uniform(0, 1, 4000) + 1e-300
+    assert np.allclose(lazy.Tensor(p).log().numpy(), np.log(p), rtol=1e-12, atol=0)
+
+
+def test_exp_log_float32_close(backend):
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-80, 80, 4000).astype(np.float32)
+    got = lazy.Tensor(x).exp().numpy()
+    assert got.dtype == np.float32
+    assert np.allclose(got, np.exp(x), rtol=1e-6, atol=0)
+    p = rng.uniform(1e-30, 1e30, 4000).astype(np.float32)
+    assert np.allclose(lazy.Tensor(p).log().numpy(), np.log(p), rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_broadcasting_shapes(backend, dtype):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 1, 3)).astype(dtype)
+    b = rng.standard_normal((5, 1)).astype(dtype)
+    c = rng.standard_normal(()).astype(dtype)
+    ta, tb, tc = lazy.Tensor(a), lazy.Tensor(b), lazy.Tensor(np.asarray(c))
+    same_bits((ta * tb - tc / ta).relu().numpy(), np.maximum(a * b - c / a, 0))
+    same_bits((tb + b).numpy(), b + b)  # ndarray도 상수 텐서로
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_close_to_numpy(backend, dtype):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((6, 50, 7)).astype(dtype)
+    t = lazy.Tensor(a)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    for axis, keepdims in [
+        (None, False),
+        (0, False),
+        (1, False),
+        ((0, 2), True),
+        (-1, True),
+        ((), False),
+    ]:
+        got = (t * 2.0 + 1.0).sum(axis=axis, keepdims=keepdims).numpy()
+        want = (a * dtype(2) + dtype(1)).sum(axis=axis, keepdims=keepdims)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.allclose(got, want, rtol=rtol, atol=rtol)
+
+
+def test_numpy_backend_sum_equals_numpy_exactly():
+    """NumPy 백엔드의 합은 NumPy의 합 그 자체입니다(C 백엔드는 더하는 순서가 달라 마지막 자리가 다를 수 있습니다)."""
+    a = np.random.default_rng(5).standard_normal((300, 301)).astype(np.float32)
+    with lazy.using_backend("numpy"):
+        assert np.array_equal(lazy.Tensor(a).sum(axis=1).numpy(), a.sum(axis=1))
+        assert np.array_equal(lazy.Tensor(a).sum().numpy(), a.sum())
+
+
+def test_reshape_and_views(backend):
+    a = np.arange(24.0).reshape(2, 3, 4)
+    t = lazy.Tensor(a)
+    same_bits((t.reshape(6, 4) * 2.0).numpy(), a.reshape(6, 4) * 2.0)
+    same_bits((t + 1.0).reshape((4, -1)).numpy(), (a + 1.0).reshape(4, -1))
+    expanded = t.sum(axis=2, keepdims=True) * lazy.Tensor(np.ones((2, 3, 4)))
+    same_bits(
+        expanded.reshape(24).numpy(),
+        (a.sum(axis=2, keepdims=True) * np.ones((2, 3, 4))).reshape(24),
+    )
+
+
+@needs_cc
+def test_backends_agree_on_a_mixed_graph():
+    """같은 그래프를 두 백엔드로: 원소별 연산은 원소마다 같습니다."""
+    a = special_values(np.float32, (33, 17))
+    b = special_values(np.float32, (17,))
+    results = {}
+    for name in ("numpy", "c"):
+        with lazy.using_backend(name):
+            x, w = lazy.Tensor(a), lazy.Tensor(b)
+            results[name] = ((x * w - 1.5) / (w + 2.0) - x).relu().numpy()
+    same_bits(results["c"], results["numpy"])
+
+
+def test_input_is_copied_and_numpy_returns_the_value(backend):
+    a = np.ones(3)
+    t = lazy.Tensor(a) * 2.0
+    a[:] = 100.0  # 텐서를 만든 뒤에 바꾼 원래 배열은 결과에 들어가지 않습니다
+    assert np.array_equal(t.numpy(), [2.0, 2.0, 2.0])
+    assert t.numpy() is t.numpy()  # 두 번째는 다시 계산하지 않습니다

@@ -1,0 +1,59 @@
+"""되풀이(Replay): 처음 한 번 기록한 계획을 새 입력으로 다시 돌립니다."""
+
+import numpy as np
+import pytest
+from korean_messages import korean_instruction
+
+import tinygrad_ko as tk
+from tinygrad_ko import lazy
+from tinygrad_ko.lazy import runner
+
+
+def step(x, w):
+    """작은 학습 스텝: 손실의 미분값으로 w를 한 번 고친 값과 손실."""
+    loss = ((x * w - 1.0).relu() * (x * w - 1.0)).sum()
+    loss.backward()
+    return w - w.grad * 0.01, loss
+
+
+def test_replay_gives_the_same_values_as_running_again(backend):
+    rng = np.random.default_rng(0)
+    replayed = lazy.Replay(step)
+    for _ in range(3):
+        x_data = rng.standard_normal((4, 5))
+        w_data = rng.standard_normal((4, 5))
+        new_w, loss = replayed(lazy.Tensor(x_data), lazy.Tensor(w_data, requires_grad=True))
+        want_w, want_loss = step(lazy.Tensor(x_data), lazy.Tensor(w_data, requires_grad=True))
+        assert np.array_equal(new_w.numpy(), want_w.numpy())
+        assert np.array_equal(loss.numpy(), want_loss.numpy())
+        v = tk.Variable(w_data)
+        ((tk.relu(x_data * v - 1.0)) * (x_data * v - 1.0)).sum().backward()
+        assert np.array_equal(new_w.numpy(), w_data - v.grad * 0.01)
+    assert len(replayed.plans) == 1  # 모양이 같으니 처음 한 번만 기록했습니다
+
+
+def test_replay_does_not_schedule_again(backend, monkeypatch):
+    replayed = lazy.Replay(lambda x: (x * 2.0 + 1.0).relu())
+    replayed(lazy.Tensor(np.ones(3)))
+
+    def no_more_planning(*args):
+        raise AssertionError("다시 스케줄했습니다")
+
+    monkeypatch.setattr(runner, "schedule", no_more_planning)
+    assert np.array_equal(replayed(lazy.Tensor(np.full(3, -2.0))).numpy(), [0.0, 0.0, 0.0])
+    assert np.array_equal(replayed(lazy.Tensor(np.full(3, 4.0))).numpy(), [9.0, 9.0, 9.0])
+
+
+def test_new_shape_is_recorded_again(backend):
+    replayed = lazy.Replay(lambda x: x * 3.0)
+    replayed(lazy.Tensor(np.ones(2)))
+    assert np.array_equal(replayed(lazy.Tensor(np.ones((2, 2)))).numpy(), np.full((2, 2), 3.0))
+    assert len(replayed.plans) == 2
+
+
+def test_replay_needs_lazy_results():
+    with pytest.raises(ValueError) as error:
+        lazy.Replay(lambda x: (x * 2.0).numpy())(lazy.Tensor(np.ones(2)))
+    korean_instruction(error.value)
+    with pytest.raises(TypeError):
+        lazy.Replay(lambda x: x)(np.ones(2))

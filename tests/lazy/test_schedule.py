@@ -1,0 +1,141 @@
+"""스케줄러와 메모리 계획: 어디서 커널을 자르는지, 버퍼를 몇 개 쓰는지, 긴 사슬."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from tinygrad_ko import lazy
+from tinygrad_ko.lazy import runner, scheduler
+from tinygrad_ko.lazy.memory import assign_slots
+
+
+def chain(t, rounds=4):
+    for _ in range(rounds):
+        t = -((t * 1.01 + 0.5 - 0.25).relu())
+    return t
+
+
+def test_elementwise_chain_is_one_kernel():
+    x = lazy.Tensor(np.ones((10, 10), np.float32))
+    kernels = lazy.schedule(chain(x))
+    assert len(kernels) == 1
+    assert kernels[0].op_count == 20
+    assert len(kernels[0].loads) == 1  # x를 한 번만 읽습니다
+
+
+def test_elementwise_fuses_into_the_reduction():
+    x = lazy.Tensor(np.ones((10, 10)))
+    kernels = lazy.schedule((chain(x) * x).sum(axis=0))
+    assert len(kernels) == 1 and kernels[0].axes == (0,)
+
+
+def test_cuts_at_sum_and_before_broadcasting_a_computed_value():
+    x = lazy.Tensor(np.ones((4, 5)))
+    centered = x - x.sum(axis=1, keepdims=True)  # 합(4, 1)의 버퍼를 보폭 0인 뷰로 늘려 읽습니다
+    assert [k.axes for k in lazy.schedule(centered)] == [(1,), None]
+    mean = (
+        x - x.sum(axis=1, keepdims=True) / 5.0
+    )  # 늘리기 전의 원소별 연산(/ 5)은 따로 버퍼에 씁니다
+    assert [k.axes for k in lazy.schedule(mean)] == [(1,), None, None]
+
+
+def test_shared_subexpression_is_computed_once_per_kernel():
+    x = lazy.Tensor(np.ones(8))
+    h = (x * 3.0).exp()
+    kernels = lazy.schedule(h * h + h)
+    assert len(kernels) == 1
+    ops = [op for op, *_ in kernels[0].stmts]
+    assert ops.count("exp") == 1
+
+
+def test_realize_several_tensors_in_one_schedule(backend):
+    a = np.arange(6.0)
+    x = lazy.Tensor(a)
+    y, z = x * 2.0, x + 1.0
+    lazy.realize(y, z)
+    assert np.array_equal(y.numpy(), a * 2.0) and np.array_equal(z.numpy(), a + 1.0)
+    before = dict(runner.counters)
+    y.numpy()
+    assert runner.counters == before  # 이미 계산한 텐서는 다시 계산하지 않습니다
+
+
+def test_planner_reuses_dead_buffers():
+    # a -> b -> c -> d: 죽은 버퍼를 돌려 쓰면 버퍼 둘로 충분합니다(출력이 입력과 겹치지 않게).
+    steps = [("a", (), "f"), ("b", ("a",), "f"), ("c", ("b",), "f"), ("d", ("c",), "f")]
+    slots, kinds = assign_slots(steps)
+    assert len(kinds) == 2
+    assert slots["a"] != slots["b"] and slots["b"] != slots["c"]
+    in_place, kinds = assign_slots(steps, in_place=True)
+    assert len(kinds) == 1  # 제자리 계산이 허락되면 버퍼 하나
+    kept, kinds = assign_slots(steps, keep={"d"})
+    assert kept["d"] is None  # 돌려줄 값은 따로 만듭니다
+    mixed, kinds = assign_slots([("a", (), "f"), ("b", ("a",), "g")])
+    assert len(kinds) == 2  # 종류(dtype, 크기)가 다르면 돌려 쓰지 않습니다
+
+
+def test_numpy_kernel_of_a_chain_writes_in_place_into_the_output():
+    x = lazy.Tensor(np.ones((10, 10), np.float32))
+    source = lazy.source(lazy.schedule(chain(x))[0], "numpy")
+    assert "np.empty" not in source  # 중간값 20개가 출력 버퍼 하나를 돌려 씁니다
+    assert source.count("out=out") == 20
+
+
+@pytest.mark.slow
+def test_a_100000_long_chain_realizes_and_backpropagates(backend):
+    """재귀 없이 스케줄하므로 파이썬의 재귀 한도와 상관없이 10만 단계 사슬을 계산합니다."""
+    assert sys.getrecursionlimit() < 100_000
+    x = lazy.Tensor(np.array([0.5, -0.25]), requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y * 0.99999 + 0.00001
+    want = np.array([0.5, -0.25])
+    for _ in range(100_000):
+        want = want * 0.99999 + 0.00001
+    assert np.array_equal(y.numpy(), want)
+    y.sum().backward()
+    assert np.allclose(x.grad.numpy(), 0.99999**100_000, rtol=1e-9)
+
+
+def test_long_chains_are_cut_into_kernels_of_bounded_depth(backend):
+    """파이썬의 재귀 한도(1,000)보다 긴 사슬: 재귀 없이 스케줄하고, 커널 하나는 MAX_DEPTH단까지입니다."""
+    n = 5 * scheduler.MAX_DEPTH + 10
+    assert n > sys.getrecursionlimit()
+    x = lazy.Tensor(np.array([1.0, 2.0]))
+    y = x
+    for _ in range(n):
+        y = -y
+    kernels = lazy.schedule(y)
+    assert len(kernels) == 6
+    assert max(k.op_count for k in kernels) == scheduler.MAX_DEPTH
+    assert np.array_equal(y.numpy(), [1.0, 2.0])  # 부호를 짝수 번 바꿨습니다
+
+
+def test_runner_plan_reuses_buffers_between_kernels():
+    """커널 여섯 개의 사슬: 중간 버퍼는 둘을 번갈아 씁니다(출력이 입력과 겹치지 않게). 결과만 따로 만듭니다."""
+    x = lazy.Tensor(np.ones(4))
+    y = x
+    for _ in range(5 * scheduler.MAX_DEPTH + 10):
+        y = -y
+    plan = runner.Plan([y.lazydata])
+    assert len(plan.kernels) == 6
+    assert len(plan.kinds) == 2
+    assert [slot for _, _, slot, _ in plan.steps][-1] is None  # 돌려줄 값은 돌려 쓰지 않습니다
+
+
+def test_mermaid_drawing_groups_nodes_by_kernel():
+    x = lazy.Tensor(np.ones((4, 5)))
+    y = ((x * 2.0 + 1.0).relu() - x.sum(axis=1, keepdims=True)).sum()
+    text = lazy.to_mermaid(y)
+    assert text == lazy.to_mermaid(y)  # 같은 그래프는 같은 텍스트
+    assert text.count("subgraph") == len(lazy.schedule(y)) == 2
+    assert 'n0(["4×5"])' in text and '["mul 2<br/>4×5"]' in text
+
+
+def test_same_operation_on_same_inputs_is_computed_once():
+    """w * w의 역전파는 gy * w를 두 번 만듭니다. 커널 안에서는 한 번만 계산합니다."""
+    w = lazy.Tensor(np.ones(4), requires_grad=True)
+    (w * w).sum().backward()
+    (kernel,) = lazy.schedule(w.grad)
+    ops = [op for op, *_ in kernel.stmts]
+    assert ops.count("mul") == 1 and ops.count("add") == 1
