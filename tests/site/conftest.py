@@ -56,6 +56,8 @@ def pytest_collection_finish(session):
     빌드(약 50초, 노트북 실행 포함)는 다른 코어에서 도는 동안 엔진과 페이지의 테스트가 앞서 돌므로,
     사이트 테스트에 닿을 때쯤에는 대개 끝나 있습니다.
     """
+    if session.config.option.collectonly:  # --co: 목록만 봅니다. 아무것도 만들지 않습니다
+        return
     if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
         factory = session.config._tmp_path_factory
         _start_build(factory.mktemp("site"))
@@ -153,7 +155,7 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"[사이트] 오프라인 압축 파일: {int(STATS['archive_bytes']) / 1_000_000:.1f} MB"
         )
-    if "notebooks_run" in STATS:
+    if "notebook_seconds" in STATS:  # 실행을 시작하지 않았으면(--co, -x로 멈춤) 적지 않습니다
         terminalreporter.write_line(
             f"[사이트] 새 커널에서 실행한 장 노트북: {STATS['notebooks_run']}개, "
             f"{float(STATS['notebook_seconds']):.1f}초(둘씩 나란히)"
