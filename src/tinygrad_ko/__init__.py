@@ -11,7 +11,6 @@
 """
 
 
-
 def _installed_version() -> str:
     """`tinygrad_ko.__version__`: 설치한 배포판의 메타데이터에 적힌 버전(물을 때 읽습니다).
 

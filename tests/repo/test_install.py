@@ -81,7 +81,9 @@ def clone(destination: Path) -> Path:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, destination)
     shutil.copytree(
-        ROOT / "src", destination / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        ROOT / "src",
+        destination / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
     )
     git = ["git", "-C", str(destination), "-c", "user.name=시험", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "--quiet"], check=True)
