@@ -16,9 +16,17 @@ def test_collect_only_ends_cleanly_and_starts_no_site_build(tmp_path):
     basetemp = tmp_path / "basetemp"
     result = subprocess.run(
         [
-            sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider",
-            "--basetemp", str(basetemp), "tests/site/test_chapter_notebooks.py",
-        ],  # fmt: skip
+            sys.executable,
+            "-m",
+            "pytest",
+            "--co",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--basetemp",
+            str(basetemp),
+            "tests/site/test_chapter_notebooks.py",
+        ],
         cwd=ROOT,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
