@@ -41,14 +41,18 @@ def test_version_without_an_installation_says_unknown(tmp_path):
     """설치 메타데이터 없이 소스 폴더만 경로에 넣은 파이썬(-S: site-packages도 NumPy도 없음)에서는
     모른다고 답합니다."""
     shutil.copytree(
-        ROOT / "src" / "tinygrad_ko", tmp_path / "tinygrad_ko",
+        ROOT / "src" / "tinygrad_ko",
+        tmp_path / "tinygrad_ko",
         ignore=shutil.ignore_patterns("__pycache__"),
-    )  # fmt: skip
+    )
     completed = subprocess.run(
         [sys.executable, "-S", "-c", "import tinygrad_ko; print(tinygrad_ko.__version__)"],
-        cwd=tmp_path, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-    )  # fmt: skip
+    )
     assert completed.stdout == "0+unknown\n"
 
 
@@ -60,18 +64,32 @@ def fresh_venv(folder: Path) -> Path:
 
 def pip_install(python: Path, *args: str) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-compile", "--disable-pip-version-check", *args],
-        check=True, env={**os.environ, "PYTHONPATH": ""},
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-compile",
+            "--disable-pip-version-check",
+            *args,
+        ],
+        check=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
 
 
 def run_example(python: Path) -> list[str]:
     completed = subprocess.run(
         [str(python), "-c", EXAMPLE],
-        capture_output=True, text=True, check=True, cwd=python.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=python.parent,
         env={**os.environ, "PYTHONPATH": ""},
-    )  # fmt: skip
+    )
     return completed.stdout.splitlines()
 
 
