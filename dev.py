@@ -1,6 +1,6 @@
 """tinygrad_ko 개발 명령 모음: 가상 환경을 만들고, 사이트를 띄우고, 테스트를 돌립니다.
 
-    python3 dev.py serve        # 사이트를 http://127.0.0.1:8000 에 띄웁니다
+    python3 dev.py serve        # 사이트를 http://127.0.0.1:8000 에 띄웁니다(--port 8001 처럼 바꿀 수 있음)
     python3 dev.py test         # 린트, 단위 테스트, 문서 코드 블록, 사이트 빌드, 노트북, 브라우저 테스트
     python3 dev.py build --zip  # site/ 에 엄격 빌드하고 dist/tinygrad_ko-site.zip 으로 묶습니다
 
@@ -14,9 +14,13 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import shutil
+import signal
+import socket
 import subprocess
 import sys
 import venv
@@ -139,9 +143,84 @@ def has_avx2() -> bool:
     return line is not None and {"avx2", "fma"} <= set(line.group(1).split())
 
 
+def port_problem(port: int) -> str | None:
+    """127.0.0.1:port 를 쓸 수 없으면 그 까닭(한국어), 쓸 수 있으면 None.
+
+    mkdocs 의 서버처럼 SO_REUSEADDR 를 켜고 묶어 봅니다: 방금 닫힌 연결(TIME_WAIT)은 막지 않고,
+    다른 프로그램이 듣고 있는 포트만 걸러 냅니다.
+    """
+    if not 1 <= port <= 65535:
+        return f"포트 {port}은(는) 쓸 수 없는 번호입니다. 1부터 65535 사이의 번호를 주세요."
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return (
+                    f"포트 {port}은(는) 다른 프로그램이 이미 쓰고 있습니다. 그 프로그램을 끄거나 "
+                    f"다른 포트를 주세요: python3 dev.py serve --port {port + 1}"
+                )
+            return f"포트 {port}을(를) 열 수 없습니다({error.strerror}). 다른 포트를 주세요."
+    return None
+
+
+def serve_until_stopped(args: list[object], env: dict[str, str]) -> int:
+    """mkdocs serve 를 띄우고, dev.py 가 멈추라는 신호(SIGINT, SIGTERM, SIGHUP)를 받으면 그것도 멈춥니다.
+
+    mkdocs serve 는 자기 프로세스 그룹에서 돌려 터미널의 Ctrl+C 가 dev.py 에만 가게 하고, dev.py 가
+    SIGINT 를 한 번 넘겨 줍니다: 그래야 mkdocs 가 임시로 만든 사이트 폴더를 지우고 끝납니다.
+    """
+    group = {"process_group": 0} if os.name == "posix" else {}
+    child = subprocess.Popen([str(a) for a in args], cwd=ROOT, env=env, **group)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    for sig in (getattr(signal, name) for name in names if hasattr(signal, name)):
+        signal.signal(sig, stop)
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        pass
+    for sig in (getattr(signal, name) for name in names if hasattr(signal, name)):
+        signal.signal(sig, signal.SIG_IGN)  # 끝내는 동안 또 온 신호로 멈추지 않게
+    if os.name == "posix":
+        child.send_signal(signal.SIGINT)
+    else:
+        child.terminate()
+    try:
+        child.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+    print("[dev] 사이트 서버를 멈췄습니다.", flush=True)
+    return 0
+
+
 def cmd_serve(extra: list[str]) -> None:
+    """글을 쓰며 보는 서버. 실험 노트북은 실행하지 않고 build/test 가 남긴 결과를 씁니다."""
+    parser = korean_parser(
+        prog="python3 dev.py serve",
+        description=(
+            "사이트를 http://127.0.0.1:포트 에 띄우고, 문서나 코드를 고치면 다시 그립니다. "
+            "실험 노트북은 실행하지 않고 build 나 test 가 실행해 둔 결과를 보여 줍니다."
+        ),
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, metavar="번호", help="띄울 포트(기본값: 8000)"
+    )
+    options = parser.parse_args(extra)
+    problem = port_problem(options.port)  # 설치와 빌드 전에 알립니다
+    if problem:
+        sys.exit(f"[dev] {problem}")
     python = ensure_venv()
-    run(python, "-m", "mkdocs", "serve", "-a", "127.0.0.1:8000", *extra, env=tool_env())
+    address = f"127.0.0.1:{options.port}"
+    print(f"[dev] http://{address}/ 에 띄웁니다. 멈추려면 Ctrl+C 를 누르세요.", flush=True)
+    code = serve_until_stopped([python, "-m", "mkdocs", "serve", "-a", address], tool_env())
+    if code != 0:
+        sys.exit(code)
 
 
 def korean_parser(**options):
@@ -173,7 +252,12 @@ def cmd_build(extra: list[str]) -> None:
         env=tool_env(),
     )  # fmt: skip
     if options.zip:
-        run(python, "scripts/site_archive.py", options.site_dir, ARCHIVE, env=tool_env())
+        # 빌드가 사이트 안(downloads/)에 만든 오프라인 압축 파일을 그대로 dist/ 로 복사합니다.
+        built = ROOT / options.site_dir / "downloads" / ARCHIVE.name
+        ARCHIVE.parent.mkdir(exist_ok=True)
+        shutil.copyfile(built, ARCHIVE)
+        size = ARCHIVE.stat().st_size / 1_000_000
+        print(f"[dev] {ARCHIVE.relative_to(ROOT)}: {size:.1f} MB. 풀어서 index.html 을 여세요.")
 
 
 def cmd_test(extra: list[str]) -> None:
@@ -204,7 +288,7 @@ COMMANDS = {
 def main(argv: list[str]) -> None:
     if argv[:1] in (["-h"], ["--help"], ["help"]):
         print(__doc__.strip())
-        print(f"\n명령: {', '.join(COMMANDS)}. build의 옵션은 python3 dev.py build -h")
+        print(f"\n명령: {', '.join(COMMANDS)}. serve와 build의 옵션은 python3 dev.py serve -h 처럼")
         return
     if not argv or argv[0] not in COMMANDS:
         names = ", ".join(COMMANDS)

@@ -51,7 +51,8 @@ LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN = (
     "lazy_train",
 )
 LAZY_WORKLOADS = (LAZY_CHAIN, LAZY_BACKWARD, LAZY_COMPILE, LAZY_TRAIN)
-ALL_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
+EAGER_WORKLOADS = (*SCALAR_WORKLOADS, *TENSOR_WORKLOADS, GPT)
+ALL_WORKLOADS = (*EAGER_WORKLOADS, *LAZY_WORKLOADS)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class EngineInfo:
 ENGINES: dict[str, EngineInfo] = {
     info.key: info
     for info in (
-        EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", ALL_WORKLOADS, True),
+        EngineInfo("tinygrad_ko", "최종 엔진", "tinygrad_ko", EAGER_WORKLOADS, True),
         # 제6고지의 지연 엔진: 컴파일러가 있으면 C 백엔드, 없으면 NumPy 백엔드(표에 적습니다).
         EngineInfo("lazy", "지연 엔진(제6고지)", "tinygrad_ko.lazy", LAZY_WORKLOADS, False),
         EngineInfo(

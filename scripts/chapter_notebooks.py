@@ -352,28 +352,34 @@ class Setup:
 
 
 def setup_cell_source(setup: Setup) -> str:
-    """tinygrad_ko가 없을 때만 설치하는 셀. 노트북 옆(사이트 안)의 휠, 그다음 사이트 주소의 휠."""
+    """tinygrad_ko가 없을 때만 설치하는 셀. 노트북 옆의 휠, 사이트 안의 휠, 사이트 주소의 휠 순서로 찾습니다.
+
+    독자에게 저장소나 관리자용 명령(dev.py)을 요구하지 않습니다. 휠을 찾지 못하면 무엇을 받아 어디에
+    둘지 한국어로 알립니다.
+    """
     return f'''\
 # tinygrad_ko가 없으면 설치합니다. 이미 설치되어 있으면 설치하지 않습니다.
-# tinygrad_ko는 PyPI에 없으므로, 이 노트북과 함께 만든 휠(wheel) 파일을 씁니다:
-# 사이트(또는 오프라인 압축 파일) 안에서 열었으면 옆 폴더의 파일을, 아니면 사이트의 주소를 씁니다.
+# tinygrad_ko는 PyPI에 없으므로, 이 노트북과 함께 만든 휠(wheel) 파일을 씁니다. 찾는 순서:
+# 이 노트북과 같은 폴더, 사이트(또는 오프라인 압축 파일) 안의 downloads 폴더, 사이트의 주소.
 import importlib.metadata
 import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+WHEEL = "{setup.wheel_filename}"
 WHEEL_VERSION = "{setup.wheel_version}"
-WHEEL_PATH = Path("{setup.relative_path}")
+WHEEL_PLACES = [Path(WHEEL), Path("{setup.relative_path}")]
 WHEEL_URL = {setup.url!r}
 
+found = [str(place) for place in WHEEL_PLACES if place.is_file()]
+source = found[0] if found else WHEEL_URL
 if importlib.util.find_spec("tinygrad_ko") is None:
-    source = str(WHEEL_PATH) if WHEEL_PATH.exists() else WHEEL_URL
     if source is None:
         raise RuntimeError(
-            "tinygrad_ko가 없고 휠 파일({setup.wheel_filename})도 찾지 못했습니다. "
-            "사이트의 오프라인 압축 파일을 풀어 그 안에서 이 노트북을 열거나, "
-            "저장소 폴더에서 `pip install -e .`로 설치한 뒤 다시 실행하세요."
+            f"tinygrad_ko가 설치되어 있지 않고 휠 파일 {{WHEEL}}도 찾지 못했습니다. "
+            "이 장 페이지의 「tinygrad_ko 휠」 링크로 그 파일을 받아 이 노트북과 같은 폴더에 두고 "
+            "이 셀을 다시 실행하세요."
         )
     pip = subprocess.run(
         [sys.executable, "-m", "pip", "install", source], capture_output=True, text=True
@@ -387,7 +393,7 @@ installed = importlib.metadata.version("tinygrad_ko")
 print("tinygrad_ko", installed)
 if installed != WHEEL_VERSION:
     print(f"이 노트북은 tinygrad_ko {{WHEEL_VERSION}}으로 만들었습니다. 출력이 다르면 다시 설치하세요: "
-          f"pip install --force-reinstall {{WHEEL_URL or WHEEL_PATH}}")'''
+          f"pip install --force-reinstall {{source or WHEEL}}")'''
 
 
 class _Builder:

@@ -10,8 +10,13 @@
    오프라인이거나 엄격한 보안 정책 아래의 독자에게는 그런 요청이 시도조차 되지 않아야 하므로,
    mkdocs-jupyter의 템플릿을 이어받아 그 블록만 비운 `scripts/nbconvert_templates/`의 템플릿을 씁니다.
 3. 장 페이지(`chapter_notebooks.is_chapter`)마다 노트북을 만들어 페이지 옆에 두고, 제목 아래에
-   "이 장을 노트북으로 받기" 링크를 넣습니다. 노트북의 첫 셀이 설치할 `tinygrad_ko` 휠은
-   `downloads/`에 둡니다(`site_wheel.py`). 페이지 원본은 고치지 않습니다.
+   "이 장을 노트북으로 받기" 링크와 휠, 오프라인 압축 파일의 링크를 넣습니다. 노트북의 첫 셀이 설치할
+   `tinygrad_ko` 휠은 `downloads/`에 둡니다(`site_wheel.py`). 사이트 전체를 묶은 압축 파일
+   (`site_archive.py`)도 빌드가 끝날 때 `downloads/`에 만듭니다(serve에서는 만들지 않고 링크도
+   넣지 않습니다). 페이지 원본은 고치지 않습니다.
+4. 실험 노트북의 실행: `mkdocs build`는 늘 새로 실행하고 그 결과를 캐시에 적습니다.
+   `mkdocs serve`(`python3 dev.py serve`)는 실행하지 않고 캐시의 결과를 씁니다
+   (`notebook_cache.py`: 노트북과 라이브러리 소스가 같을 때만).
 
 mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌으면 조용히 넘어가지 않고 빌드를
 멈춥니다(버전을 올린 뒤 이 훅이 아직 필요한지 확인하라는 뜻입니다).
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -28,10 +34,13 @@ from pathlib import Path
 # sys.path에 넣습니다).
 import chapter_notebooks
 import markdown
+import notebook_cache
+import site_archive
 import site_wheel
 from markdown.extensions.toc import TocExtension
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+from mkdocs.structure.toc import get_toc
 from pymdownx.slugs import slugify
 
 _slugify = slugify(case="lower")
@@ -40,6 +49,10 @@ TEMPLATES = Path(__file__).resolve().parent / "nbconvert_templates"
 NOTEBOOK_TEMPLATE = "mkdocs_html/notebook.html.j2"  # mkdocs-jupyter 가 쓰는 템플릿
 OUR_NOTEBOOK_TEMPLATE = "tinygrad_ko_notebook.html.j2"
 DOWNLOADS = "downloads"
+JUPYTER_PLUGIN = "mkdocs-jupyter"
+# `mkdocs serve`로 띄웠는지(on_startup). serve는 다시 빌드할 때마다 설정을 새로 읽지만 훅 모듈은
+# 한 번만 불러오므로 이 값이 남습니다.
+_RUN = {"serving": False}
 
 
 def _heading_id(text: str) -> str:
@@ -94,6 +107,10 @@ def _exporter_without_cdn(base):
     return Exporter
 
 
+def on_startup(command, dirty):
+    _RUN["serving"] = command == "serve"
+
+
 def on_config(config):
     import mkdocs_jupyter.convert as convert
     import mkdocs_jupyter.nbconvert2 as nbconvert2
@@ -115,7 +132,60 @@ def on_config(config):
         nbconvert2.HTMLExporter, "tinygrad_ko_template", False
     ):  # serve 는 여러 번 부릅니다
         nbconvert2.HTMLExporter = _exporter_without_cdn(nbconvert2.HTMLExporter)
+    if _RUN["serving"]:
+        # serve는 노트북을 실행하지 않습니다: 캐시에 실행 결과가 있으면 그것을, 없으면 코드만 그립니다.
+        config.plugins[JUPYTER_PLUGIN].config["execute"] = False
     return config
+
+
+# --- 실험 노트북의 캐시 ---------------------------------------------------------------------
+
+
+def on_pre_build(config):
+    _RUN["environment"] = notebook_cache.environment_digest()
+
+
+def on_pre_page(page, config, files):
+    """mkdocs-jupyter가 바꿔 끼운 노트북 페이지의 render를 캐시를 거치게 감쌉니다(훅은 플러그인 뒤에 돕니다)."""
+    render = vars(page).get("render")
+    if render is None or not page.file.src_uri.endswith(".ipynb"):
+        return page
+    notebook = Path(page.file.abs_src_path)
+    options = config.plugins[JUPYTER_PLUGIN].config
+    executed_key = notebook_cache.key(notebook, _RUN["environment"], options, executed=True)
+
+    def apply(rendered: notebook_cache.Rendered, note: str = "") -> None:
+        page.content = note + rendered.content
+        page.toc = get_toc(rendered.toc_tokens)
+        if rendered.title is not None:
+            page.title = rendered.title
+
+    def cached_render(config, files):
+        if not _RUN["serving"]:
+            start = time.perf_counter()
+            render(config, files)  # 실행합니다(execute: true)
+            log.info(f"{page.file.src_uri}: 실행하고 그리는 데 {time.perf_counter() - start:.1f}초")
+            rendered = notebook_cache.Rendered(
+                page.content, notebook_cache.toc_tokens(page.toc), page.title
+            )
+            notebook_cache.store(notebook, True, executed_key, rendered)
+            return
+        hit = notebook_cache.load(notebook, True, executed_key)
+        if hit is not None:
+            log.info(f"{page.file.src_uri}: 캐시의 실행 결과를 씁니다.")
+            return apply(hit)
+        plain_key = notebook_cache.key(notebook, _RUN["environment"], options, executed=False)
+        plain = notebook_cache.load(notebook, False, plain_key)
+        if plain is None:
+            render(config, files)  # execute: false (on_config)
+            plain = notebook_cache.Rendered(
+                page.content, notebook_cache.toc_tokens(page.toc), page.title
+            )
+            notebook_cache.store(notebook, False, plain_key, plain)
+        apply(plain, notebook_cache.UNEXECUTED_NOTE)
+
+    page.render = cached_render
+    return page
 
 
 # --- 장 노트북 ------------------------------------------------------------------------------
@@ -141,6 +211,10 @@ def on_files(files, config):
     wheel = site_wheel.build_wheel()
     wheel_uri = f"{DOWNLOADS}/{wheel.filename}"
     files.append(File.generated(config, wheel_uri, content=wheel.content))
+    _RUN["wheel_uri"] = wheel_uri
+    if not _RUN["serving"]:
+        # 자리만 잡아 둡니다(링크 검사가 찾도록). 내용은 on_post_build 가 사이트를 묶어 채웁니다.
+        files.append(File.generated(config, site_archive.IN_SITE, content=b""))
     expand = snippet_expander(dict(config.mdx_configs.get("pymdownx.snippets", {})))
     made = 0
     for page in list(files.documentation_pages()):
@@ -173,19 +247,45 @@ def on_files(files, config):
     return files
 
 
-def on_page_markdown(markdown_text, page, config, files):
-    """장 페이지의 첫 제목 아래에 노트북 받기 링크를 넣습니다(원본 파일은 그대로)."""
-    if not chapter_notebooks.is_chapter(page.file.src_uri):
-        return markdown_text
-    notebook = posixpath.basename(chapter_notebooks.notebook_uri(page.file.src_uri))
-    link = (
+def download_links(src_uri: str, wheel_uri: str, archive: bool) -> list[str]:
+    """장 페이지 제목 아래에 넣을 마크다운 줄들: 노트북 단추, 휠과 오프라인 압축 파일의 링크."""
+    folder = posixpath.dirname(src_uri) or "."
+    notebook = posixpath.basename(chapter_notebooks.notebook_uri(src_uri))
+    wheel = posixpath.relpath(wheel_uri, folder)
+    lines = [
         f"[{chapter_notebooks.DOWNLOAD_LABEL}]({notebook})"
         f'{{ .md-button .tinygrad-ko-notebook download="{notebook}" '
-        'title="이 장의 글과 예제를 주피터 노트북(.ipynb)으로 받습니다" }'
-    )
+        'title="이 장의 글과 예제를 주피터 노트북(.ipynb)으로 받습니다" }',
+        "",
+        f"노트북의 첫 셀은 [tinygrad_ko 휠]({wheel}){{ download }}을 설치합니다. 노트북만 따로 "
+        "받았다면 휠 파일을 노트북과 같은 폴더에 두세요.",
+    ]
+    if archive:
+        zipped = posixpath.relpath(site_archive.IN_SITE, folder)
+        lines[-1] += (
+            f" 사이트 전체는 [오프라인 압축 파일]({zipped}){{ download }}로 받아 인터넷 없이 "
+            "읽을 수 있습니다."
+        )
+    return lines
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    """장 페이지의 첫 제목 아래에 노트북·휠·압축 파일 링크를 넣습니다(원본 파일은 그대로)."""
+    if not chapter_notebooks.is_chapter(page.file.src_uri):
+        return markdown_text
+    links = download_links(page.file.src_uri, _RUN["wheel_uri"], not _RUN["serving"])
     lines = markdown_text.split("\n")
     for index, line in enumerate(lines):
         if line.startswith("# "):
-            lines[index + 1 : index + 1] = ["", link, ""]
+            lines[index + 1 : index + 1] = ["", *links, ""]
             return "\n".join(lines)
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
+
+
+def on_post_build(config):
+    """사이트 전체를 downloads/ 의 오프라인 압축 파일로 묶습니다(그 파일 자신은 빼고)."""
+    if _RUN["serving"]:
+        return
+    site = Path(config.site_dir)
+    count = site_archive.pack(site, site / site_archive.IN_SITE)
+    log.info(f"{site_archive.IN_SITE} 에 사이트를 묶었습니다(파일 {count}개).")

@@ -19,6 +19,8 @@ from pathlib import Path
 from korean_cli import KoreanArgumentParser  # 같은 폴더: 한국어 도움말과 오류
 
 TOP = "tinygrad_ko-site"  # 압축을 풀면 생기는 폴더 이름
+# 사이트 안에 둔 같은 압축 파일(장 페이지가 링크합니다; 빌드 훅이 만듭니다). 압축 파일에는 넣지 않습니다.
+IN_SITE = "downloads/tinygrad_ko-site.zip"
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
@@ -29,8 +31,9 @@ def pack(site: Path, archive: Path, top: str = TOP) -> int:
             f"{site}/index.html이 없습니다. 먼저 `python3 dev.py build`로 사이트를 만드세요."
         )
     archive.parent.mkdir(parents=True, exist_ok=True)
-    files = sorted(p for p in site.rglob("*") if p.is_file())
     partial = archive.with_name(archive.name + ".partial")
+    skipped = {(site / IN_SITE).resolve(), archive.resolve(), partial.resolve()}
+    files = sorted(p for p in site.rglob("*") if p.is_file() and p.resolve() not in skipped)
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for path in files:
             info = zipfile.ZipInfo(f"{top}/{path.relative_to(site).as_posix()}", FIXED_TIME)

@@ -10,7 +10,22 @@
 알립니다.
 """
 
-__version__ = "0.1.0"
+
+def _installed_version() -> str:
+    """`tinygrad_ko.__version__`: 설치한 배포판의 메타데이터에 적힌 버전(물을 때 읽습니다).
+
+    버전을 적는 곳은 pyproject.toml의 `version` 하나입니다. pip이 설치할 때(저장소 경로, git 주소,
+    휠) 그 값을 메타데이터에 적으므로, 사이트의 휠(`0.1.0+소스해시`)로 설치했으면 그 휠의 버전이
+    나옵니다. 메타데이터를 찾는 데 시간이 걸려(설치된 패키지가 많으면 수백 ms) import 때 읽지 않습니다.
+    설치하지 않고 소스 폴더만 경로에 넣었으면 "0+unknown"입니다.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tinygrad_ko")
+    except PackageNotFoundError:
+        return "0+unknown"
+
 
 try:
     import numpy  # 엔진을 가져올 수 있는지만 봅니다
@@ -19,6 +34,8 @@ except ImportError as error:  # NumPy 없는 인터프리터: micrograd만 쓸 �
     __all__ = []
 
     def __getattr__(name: str) -> object:
+        if name == "__version__":
+            return _installed_version()
         if name.startswith("__"):  # 파이썬이 묻는 특수 속성(__path__ 등)은 보통처럼 없다고 답합니다
             raise AttributeError(name)
         raise AttributeError(
@@ -35,6 +52,9 @@ else:
 
     __all__ = [*autograd.__all__, *functions.__all__]
 
-    def __getattr__(name: str) -> type:
-        """옛 이름 `tinygrad_ko.Linear`, `tinygrad_ko.Conv2d`: 한 판 동안 새 이름을 알리며 받아 줍니다."""
+    def __getattr__(name: str) -> object:
+        """`__version__`은 물을 때 설치 메타데이터에서 읽습니다(`_installed_version`). 옛 이름
+        `tinygrad_ko.Linear`, `tinygrad_ko.Conv2d`는 한 판 동안 새 이름을 알리며 받아 줍니다."""
+        if name == "__version__":
+            return _installed_version()
         return functions.renamed.old_name(__name__, name)

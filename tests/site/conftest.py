@@ -56,6 +56,8 @@ def pytest_collection_finish(session):
     빌드(약 50초, 노트북 실행 포함)는 다른 코어에서 도는 동안 엔진과 페이지의 테스트가 앞서 돌므로,
     사이트 테스트에 닿을 때쯤에는 대개 끝나 있습니다.
     """
+    if session.config.option.collectonly:  # --co: 목록만 봅니다. 아무것도 만들지 않습니다
+        return
     if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
         factory = session.config._tmp_path_factory
         _start_build(factory.mktemp("site"))
@@ -153,32 +155,13 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"[사이트] 오프라인 압축 파일: {int(STATS['archive_bytes']) / 1_000_000:.1f} MB"
         )
-    if "notebooks_run" in STATS:
+    if "notebook_seconds" in STATS:  # 실행을 시작하지 않았으면(--co, -x로 멈춤) 적지 않습니다
         terminalreporter.write_line(
             f"[사이트] 새 커널에서 실행한 장 노트북: {STATS['notebooks_run']}개, "
             f"{float(STATS['notebook_seconds']):.1f}초(둘씩 나란히)"
         )
     if "browser_pages" in STATS:
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")
-
-
-def _make_reader(site: Path, root: Path) -> reader_env.ReaderEnv:
-    """tinygrad_ko가 없는 독자 환경에, 첫 장 노트북의 설치 셀로 사이트의 휠을 설치합니다."""
-    from notebook_checks import chapter_pages, stdout_of
-
-    env = reader_env.create(root)
-    missing = subprocess.run([str(env.python), "-c", "import tinygrad_ko"], env=env.env)
-    assert missing.returncode != 0, "독자 환경에서 저장소의 tinygrad_ko가 보입니다"
-    [wheel] = (site / "downloads").glob("tinygrad_ko-*-py3-none-any.whl")
-    version = wheel.name.split("-")[1]
-    first = site / chapter_pages()[0].replace(".md", ".ipynb")
-    notebook = json.loads(first.read_text(encoding="utf-8"))
-    setup = [c for c in notebook["cells"] if c["cell_type"] == "code"][0]
-    executed = reader_env.execute({**notebook, "cells": [setup]}, env, cwd=first.parent)
-    assert stdout_of(executed.cells[0]) == (
-        f"Successfully installed tinygrad-ko-{version}\ntinygrad_ko {version}\n"
-    )
-    return env
 
 
 # 노트북 두 개를 나란히(커널 두 개) 실행합니다. 이 2코어 기계에서 17개가 차례로는 37초, 둘씩은
@@ -193,55 +176,137 @@ class Run:
     error: Exception | None
 
 
-# 미리 시작한 장 노트북 실행(`_start_notebooks`): 독자 환경의 Future와 페이지 -> Future.
+@dataclass
+class TakeHome:
+    """독자처럼 받아 본 첫 장 노트북: 받은 폴더, 실행 전 그 폴더의 파일들, 휠의 버전, 실행 결과."""
+
+    page: str
+    folder: Path
+    files_before: list[str]
+    wheel_version: str
+    run: Run
+
+
+# 미리 시작한 장 노트북 실행(`_start_notebooks`): 독자 환경, 받아 본 노트북, 페이지 -> Future.
 _NOTEBOOKS: dict = {}
 
 
+def _wait_for_build() -> Path:
+    _BUILD["waiter"].join()
+    if _BUILD["process"].returncode != 0:
+        raise RuntimeError("mkdocs build --strict 가 실패해 장 노트북을 실행하지 않았습니다.")
+    return _BUILD["out"]
+
+
+def _download_from_page(site: Path, page: str, folder: Path) -> list[str]:
+    """빌드한 사이트를 잠깐 HTTP로 띄우고, 장 페이지가 링크한 노트북과 휠을 `folder`로 내려받습니다."""
+    import re
+    import urllib.parse
+    import urllib.request
+
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page_url = f"http://127.0.0.1:{server.server_port}/{page.replace('.md', '.html')}"
+        with urllib.request.urlopen(page_url, timeout=30) as response:
+            html = response.read().decode("utf-8")
+        links = re.findall(r'href="([^"]+\.(?:ipynb|whl))"', html)
+        assert sorted(link.rsplit(".", 1)[1] for link in links) == ["ipynb", "whl"], links
+        names = []
+        for link in links:
+            name = urllib.parse.unquote(link.rsplit("/", 1)[-1])
+            with urllib.request.urlopen(urllib.parse.urljoin(page_url, link), timeout=30) as r:
+                (folder / name).write_bytes(r.read())
+            names.append(name)
+        return sorted(names)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _run_notebook(path: Path, reader: reader_env.ReaderEnv) -> Run:
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    try:
+        executed = reader_env.execute(notebook, reader, cwd=path.parent)
+    except Exception as error:  # 실패는 그 노트북의 테스트에서 알립니다
+        return Run(None, time.perf_counter() - start, error)
+    return Run(executed, time.perf_counter() - start, None)
+
+
+def _take_home(reader: reader_env.ReaderEnv, site: Path, folder: Path) -> TakeHome:
+    """첫 장 페이지에서 노트북과 휠을 빈 폴더로 받아, tinygrad_ko 없는 새 환경에서 처음부터 끝까지
+    실행합니다. 첫 셀이 옆의 휠을 설치하므로, 이 뒤의 노트북들은 설치된 tinygrad_ko를 씁니다."""
+    from notebook_checks import chapter_pages
+
+    page = chapter_pages()[0]
+    folder.mkdir(parents=True)
+    files = _download_from_page(site, page, folder)
+    [wheel] = [name for name in files if name.endswith(".whl")]
+    [notebook] = [name for name in files if name.endswith(".ipynb")]
+    return TakeHome(
+        page, folder, files, wheel.split("-")[1], _run_notebook(folder / notebook, reader)
+    )
+
+
 def _start_notebooks(pages: list[str], reader_root: Path, notebooks_root: Path) -> None:
-    """빌드가 끝나면 독자 환경을 만들고 장 노트북들을 새 커널에서 실행하기 시작합니다(백그라운드).
+    """독자 환경을 지금 만들기 시작하고(빌드와 나란히), 빌드가 끝나면 장 노트북들을 새 커널에서
+    실행합니다(백그라운드).
 
-    노트북마다 커널 하나, 노트북 파일 하나만 든 빈 임시 폴더에서 돌립니다: 사이트나 저장소의 파일에
-    기대지 않아야 합니다. 사이트 테스트는 맨 뒤에 돌므로(`pytest_collection_modifyitems`), 그동안
-    엔진과 페이지의 테스트가 한 코어를, 빌드와 노트북이 다른 코어를 씁니다.
+    먼저 첫 장 노트북을 독자처럼 받아 실행해 휠을 설치하고(`_take_home`), 나머지는 노트북마다 커널
+    하나, 노트북 파일 하나만 든 빈 임시 폴더에서 돌립니다: 사이트나 저장소의 파일에 기대지 않아야
+    합니다. 사이트 테스트는 맨 뒤에 돌므로(`pytest_collection_modifyitems`), 그동안 엔진과 페이지의
+    테스트가 한 코어를, 빌드와 노트북이 다른 코어를 씁니다.
     """
-    pool = ThreadPoolExecutor(max_workers=PARALLEL)
     started = time.perf_counter()
+    background = ThreadPoolExecutor(max_workers=1)
+    reader = background.submit(reader_env.create, reader_root)
 
-    def prepare() -> reader_env.ReaderEnv:
-        _BUILD["waiter"].join()
-        if _BUILD["process"].returncode != 0:
-            raise RuntimeError("mkdocs build --strict 가 실패해 장 노트북을 실행하지 않았습니다.")
-        return _make_reader(_BUILD["out"], reader_root)
+    def take_home() -> TakeHome:
+        result = _take_home(reader.result(), _wait_for_build(), notebooks_root / "take-home")
+        STATS["notebook_seconds"] = time.perf_counter() - started
+        return result
+
+    home = background.submit(take_home)
+    background.shutdown(wait=False)  # 맡긴 일을 마치면 스레드가 끝납니다
+    pool = ThreadPoolExecutor(max_workers=PARALLEL)
 
     def run(page: str) -> Run:
-        reader = ready.result()  # 독자 환경을 만들지 못했으면 그 예외가 노트북마다 올라갑니다
+        if page == home.result().page:
+            return home.result().run
         source = _BUILD["out"] / page.replace(".md", ".ipynb")
         folder = Path(tempfile.mkdtemp(dir=notebooks_root))
         shutil.copy(source, folder / source.name)
-        notebook = json.loads((folder / source.name).read_text(encoding="utf-8"))
-        start = time.perf_counter()
         try:
-            executed = reader_env.execute(notebook, reader, cwd=folder)
-        except Exception as error:  # 실패는 그 노트북의 테스트에서 알립니다
-            return Run(None, time.perf_counter() - start, error)
+            return _run_notebook(folder / source.name, reader.result())
         finally:
             STATS["notebook_seconds"] = time.perf_counter() - started
-        return Run(executed, time.perf_counter() - start, None)
 
-    preparer = ThreadPoolExecutor(max_workers=1)
-    ready = preparer.submit(prepare)
-    preparer.shutdown(wait=False)  # 맡긴 일 하나를 마치면 스레드가 끝납니다
     futures = {page: pool.submit(run, page) for page in pages}
     STATS["notebooks_run"] = len(futures)
-    _NOTEBOOKS.update(reader=ready, runs=futures, pool=pool)
+    _NOTEBOOKS.update(reader=reader, take_home=home, runs=futures, pool=pool)
 
 
 @pytest.fixture(scope="session")
-def reader(built_site, tmp_path_factory):
-    """tinygrad_ko가 없는 독자 환경(미리 만들기 시작했으면 그것을 기다립니다)."""
+def take_home(built_site, tmp_path_factory) -> TakeHome:
+    """첫 장 노트북을 독자처럼 받아 새 환경에서 실행한 결과(미리 시작했으면 그것을 기다립니다)."""
+    if "take_home" not in _NOTEBOOKS:
+        root = tmp_path_factory.mktemp("reader")
+        reader = reader_env.create(root)
+        _NOTEBOOKS["reader_env"] = reader
+        _NOTEBOOKS["take_home_result"] = _take_home(reader, built_site.path, root / "take-home")
+        return _NOTEBOOKS["take_home_result"]
+    return _NOTEBOOKS["take_home"].result()
+
+
+@pytest.fixture(scope="session")
+def reader(take_home):
+    """tinygrad_ko를 사이트의 휠로만 설치한 독자 환경(첫 장 노트북을 받아 실행한 뒤)."""
     if "reader" in _NOTEBOOKS:
         return _NOTEBOOKS["reader"].result()
-    return _make_reader(built_site.path, tmp_path_factory.mktemp("reader"))
+    return _NOTEBOOKS["reader_env"]
 
 
 @pytest.fixture(scope="session")

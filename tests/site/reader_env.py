@@ -1,28 +1,32 @@
-"""장 노트북을 "독자의 컴퓨터"처럼 실행하는 도구: tinygrad_ko가 없는 파이썬 환경과 그 커널.
+"""장 노트북을 "독자의 컴퓨터"처럼 실행하는 도구: tinygrad_ko가 없는 새 파이썬 환경과 그 커널.
 
-독자는 저장소 없이 노트북 한 파일만 받습니다. 그 상황을 흉내 내려고:
+독자는 저장소 없이 노트북 한 파일(과 사이트의 휠)만 받습니다. 그 상황을 흉내 내려고:
 
-- 임시 가상 환경(venv)을 만들고, 이 프로젝트의 가상 환경에 설치된 패키지(numpy, ipykernel, pip
-  ...)를 `.pth`로 보이게 합니다. 단 `tinygrad_ko`만은 빼고 보이게 합니다: 패키지 폴더를 통째로
-  `.pth`에 넣으면 편집 설치(editable)의 메타데이터까지 보이므로, tinygrad_ko가 아닌 항목만 심볼릭
-  링크로 모은 폴더를 만들어 그 폴더를 넣습니다(`.pth`로 더한 폴더 안의 `.pth`는 실행되지 않으므로
-  편집 설치의 경로 훅도 살아나지 않습니다). 그래서 이 환경에서 `import tinygrad_ko`는 실패합니다.
-- 노트북의 첫 셀(설치 셀)이 사이트의 휠을 `pip install` 하면 이 임시 환경에 설치됩니다.
-  의존성(numpy)은 이미 보이므로 네트워크를 쓰지 않습니다(`PIP_NO_INDEX=1`로 막아 둡니다).
+- 빈 가상 환경(venv)을 새로 만들고 NumPy, ipykernel, pip만 설치합니다. 버전은 이 프로젝트의 가상
+  환경에 설치된 것과 같게(나머지 의존성은 `requirements/constraints.txt`대로) 고릅니다. 설치는 이
+  프로젝트의 pip로 `pip --python <새 환경>`처럼 하므로, 이 기계에 설정된 패키지 저장소(색인)를 씁니다.
+  tinygrad_ko도, PyTorch도, 저장소의 파일도 보이지 않습니다(`PYTHONPATH`도 비웁니다).
+- 노트북의 첫 셀(설치 셀)이 사이트의 휠을 `pip install` 하면 이 환경에 설치됩니다. 휠의 의존성
+  (numpy)은 이미 있으므로 그때는 색인을 쓰지 않습니다(`PIP_NO_INDEX=1`로 막아 둡니다).
 - 그 환경의 파이썬으로 도는 커널의 스펙을 임시 폴더에 만들어, 노트북마다 새 커널을 띄웁니다.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
-import sysconfig
+import sys
 import venv
 from dataclasses import dataclass
 from pathlib import Path
 
 KERNEL_NAME = "tinygrad-ko-reader"
+ROOT = Path(__file__).resolve().parents[2]
+CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
+# 독자 환경에 설치하는 것: 라이브러리의 의존성, 커널, 그리고 설치 셀이 부르는 pip.
+PACKAGES = ("numpy", "ipykernel", "pip")
 
 
 @dataclass
@@ -33,53 +37,52 @@ class ReaderEnv:
     env: dict[str, str]
 
 
-def _is_project_entry(name: str) -> bool:
-    lowered = name.lower()
-    return lowered.startswith(("tinygrad_ko", "tinygrad-ko", "__editable__")) or lowered.endswith(
-        ".pth"
-    )
-
-
-def _is_pytorch_entry(name: str) -> bool:
-    """PyTorch의 폴더와 메타데이터. 독자 환경에는 옮기지 않습니다.
-
-    장 노트북의 PyTorch 셀은 페이지의 같은 블록과 같은 코드이고, 페이지 테스트가 PyTorch가 있을 때 그
-    출력을 확인합니다. 노트북마다 새 커널이 PyTorch를 다시 가져오면 노트북 실행 시간이 두 배가 되므로,
-    독자 환경은 PyTorch가 없는 독자의 것으로 둡니다(그 셀은 설치 안내를 출력하고 건너뜁니다).
-    """
-    lowered = name.lower()
-    return lowered in {"torch", "functorch", "torchgen"} or lowered.startswith("torch-")
+def _constraints(folder: Path) -> Path:
+    """고정 버전 파일의 사본. 설치할 패키지는 이 가상 환경에 있는 버전 그대로(NumPy 바닥 버전 시험에서도
+    페이지의 출력을 만든 것과 같은 NumPy가 되도록)."""
+    pinned = {name: importlib.metadata.version(name) for name in PACKAGES}
+    lines = [
+        line
+        for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines()
+        if line.split("==")[0].strip().lower() not in pinned
+    ]
+    lines += [f"{name}=={version}" for name, version in pinned.items()]
+    path = folder / "constraints.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def create(root: Path) -> ReaderEnv:
-    """`root` 아래에 tinygrad_ko 없는 환경과 그 커널 스펙을 만듭니다."""
-    venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(root / "venv")
-    python = root / "venv" / "bin" / "python"
-    purelib = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+    """`root` 아래에 tinygrad_ko 없는 새 환경(NumPy, ipykernel, pip만)과 그 커널 스펙을 만듭니다."""
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt", clear=True).create(root / "venv")
+    python = root / "venv" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    clean = {**os.environ, "PYTHONPATH": ""}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-compile",
+            "--disable-pip-version-check",
+            "-c",
+            str(_constraints(root)),
+            *PACKAGES,
+        ],
+        check=True,
+        env=clean,
     )
-    mirror = root / "project-packages"
-    mirror.mkdir()
-    folders = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
-    for folder in folders:
-        for entry in sorted(Path(folder).iterdir()):
-            target = mirror / entry.name
-            skip = _is_project_entry(entry.name) or _is_pytorch_entry(entry.name)
-            if not skip and not target.exists():
-                target.symlink_to(entry)
-    (purelib / "project-packages.pth").write_text(str(mirror) + "\n", encoding="utf-8")
 
     env = {
         "IPYTHONDIR": str(root / "ipython"),  # 사용자의 IPython 시작 스크립트를 쓰지 않습니다
         "MPLBACKEND": "Agg",
-        "PIP_NO_INDEX": "1",  # 네트워크 없이: 휠의 의존성은 이미 보입니다
+        "PIP_NO_INDEX": "1",  # 네트워크 없이: 휠의 의존성은 이미 있습니다
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "PYTHONHASHSEED": "random",  # 독자의 커널처럼(페이지 테스트는 0으로 고정합니다)
+        "PYTHONPATH": "",  # 저장소의 src/ 가 보이지 않게(빈 값은 없는 것과 같습니다)
     }
     kernels = root / "kernels"
     spec = kernels / KERNEL_NAME

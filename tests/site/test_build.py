@@ -4,7 +4,8 @@
   링크를 실제로 잡아내는지(작은 시험용 사이트로)
 - HTML이 외부 자원을 불러오지 않는지(태그의 주소뿐 아니라 인라인 스크립트의 import()와 스타일의
   @import/url()까지, 조건문 뒤에 숨은 주소도), 한국어 제목 앵커와 페이지 안 링크가 맞는지
-- 장 페이지마다 옆에 노트북이 있고 링크되는지, 저장소/고치기 링크는 실제 주소가 있을 때만인지
+- 장 페이지마다 옆에 노트북이 있고 노트북·휠·오프라인 압축 파일이 링크되는지, 저장소/고치기 링크는
+  실제 주소가 있을 때만인지
 - 처음 페이지의 장 지도가 있는 장을 모두 링크하는지
 - 노트북이 빌드할 때 실행되었는지, 벤더링한 파일이 고정된 해시와 같은지
 """
@@ -12,10 +13,12 @@
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import subprocess
 import sys
 import urllib.parse
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -183,10 +186,12 @@ def test_every_notebook_was_executed_at_build_time(built_site):
     assert "전진 차분: 가장 좋은 h = " in html  # print()의 출력은 실행해야만 생깁니다
 
 
-def test_every_chapter_page_links_its_notebook_which_sits_beside_it(built_site):
+def test_every_chapter_page_links_its_notebook_the_wheel_and_the_offline_archive(built_site):
     import chapter_notebooks
+    import site_archive
     from notebook_checks import chapter_pages
 
+    [wheel] = (built_site.path / "downloads").glob("tinygrad_ko-*-py3-none-any.whl")
     pages = chapter_pages()
     assert len(pages) >= 17
     for page in pages:
@@ -197,13 +202,20 @@ def test_every_chapter_page_links_its_notebook_which_sits_beside_it(built_site):
         links = parse(article).links
         assert Path(notebook).name in links, f"{page}: 노트북 링크가 없습니다"
         assert chapter_notebooks.DOWNLOAD_LABEL in article
+        # 휠과 오프라인 압축 파일의 링크도: 페이지 자리에서 풀어 사이트 안의 파일을 가리켜야 합니다.
+        targets = {
+            posixpath.normpath(posixpath.join(posixpath.dirname(page), urllib.parse.unquote(link)))
+            for link in links
+        }
+        assert f"downloads/{wheel.name}" in targets, f"{page}: 휠 링크가 없습니다"
+        assert site_archive.IN_SITE in targets, f"{page}: 오프라인 압축 파일 링크가 없습니다"
     made = sorted(
         p.relative_to(built_site.path).as_posix() for p in built_site.path.rglob("*.ipynb")
     )
     assert made == sorted(chapter_notebooks.notebook_uri(p) for p in pages)
     assert f"장 노트북 {len(pages)}개" in built_site.log
-    wheels = list((built_site.path / "downloads").glob("tinygrad_ko-*-py3-none-any.whl"))
-    assert len(wheels) == 1, wheels
+    with zipfile.ZipFile(built_site.path / site_archive.IN_SITE) as archive:
+        assert f"{site_archive.TOP}/downloads/{wheel.name}" in archive.namelist()
 
 
 def test_notebook_pages_load_no_requirejs_or_cdn_mathjax(built_site):

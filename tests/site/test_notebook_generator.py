@@ -312,7 +312,43 @@ def test_setup_cell_installs_nothing_when_tinygrad_ko_is_there_and_reports_a_dif
     output = run_cell(setup["source"], namespace)
     assert output.startswith("tinygrad_ko 0.1.0\n")  # 저장소의 편집 설치(0.1.0)
     assert "이 노트북은 tinygrad_ko 0.1.0+abc으로 만들었습니다" in output
-    assert "pip install --force-reinstall ../downloads/tinygrad_ko-0.1.0+abc" in output
+    # 휠을 찾지 못한 곳(저장소 루트)에서는 휠 파일 이름으로 다시 설치하라고 알립니다.
+    assert "pip install --force-reinstall tinygrad_ko-0.1.0+abc-py3-none-any.whl" in output
+    assert "dev.py" not in setup["source"]  # 독자에게 관리자용 명령을 시키지 않습니다
+
+
+def test_setup_cell_installs_the_wheel_beside_it_first(tmp_path, monkeypatch):
+    """tinygrad_ko가 없는 것처럼 하고, 노트북 옆(작업 폴더)에 둔 휠 파일을 pip install 하는지 봅니다."""
+    [setup] = [c for c in make("# 1장. 시험\n")["cells"] if c["cell_type"] == "code"]
+    (tmp_path / SETUP.wheel_filename).write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    calls = []
+
+    class Done:
+        returncode = 0
+        stdout = "Successfully installed tinygrad-ko-0.1.0+abc\n"
+        stderr = ""
+
+    def fake_run(args, **kwargs):
+        calls.append(args)
+        return Done()
+
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    monkeypatch.setattr("subprocess.run", fake_run)
+    output = run_cell(setup["source"])
+    assert calls[0][-3:] == ["pip", "install", SETUP.wheel_filename]
+    assert output.startswith("Successfully installed tinygrad-ko-0.1.0+abc\n")
+
+
+def test_setup_cell_without_a_wheel_says_in_korean_what_to_fetch(tmp_path, monkeypatch):
+    [setup] = [c for c in make("# 1장. 시험\n")["cells"] if c["cell_type"] == "code"]
+    monkeypatch.chdir(tmp_path)  # 휠이 없는 빈 폴더, 사이트 주소도 없음(url=None)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(RuntimeError) as caught:
+        run_cell(setup["source"])
+    message = str(caught.value)
+    assert f"휠 파일 {SETUP.wheel_filename}도 찾지 못했습니다" in message
+    assert "「tinygrad_ko 휠」 링크" in message and "같은 폴더에 두고" in message
 
 
 # --- 사이트 휠 --------------------------------------------------------------------------------
@@ -386,13 +422,13 @@ def test_build_hook_adds_a_notebook_beside_every_chapter_and_uses_the_site_addre
     files = config.plugins.on_files(get_files(config), config=config)
     made = {f.src_uri: f for f in files if f.src_uri.endswith(".ipynb") and f.generated_by}
     assert sorted(made) == sorted(cn.notebook_uri(p) for p in chapter_pages())
-    [wheel] = [f for f in files if f.src_uri.startswith("downloads/") and f.generated_by]
+    [wheel] = [f for f in files if f.src_uri.endswith(".whl") and f.generated_by]
     assert wheel.src_uri == f"downloads/{site_wheel.build_wheel().filename}"
     notebook = json.loads(made["part1/05-recursion.ipynb"].content_string)
     setup = code_cells_with_setup(notebook)[0]["source"]
     quoted = wheel.src_uri.replace("+", "%2B")
     assert f"WHEEL_URL = 'https://someone.github.io/fork/{quoted}'" in setup
-    assert f'WHEEL_PATH = Path("../{wheel.src_uri}")' in setup
+    assert f'WHEEL_PLACES = [Path(WHEEL), Path("../{wheel.src_uri}")]' in setup
     assert "(https://someone.github.io/fork/part1/04-creator-links.html)" in markdown_of(notebook)
 
 
