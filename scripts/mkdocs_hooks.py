@@ -12,6 +12,9 @@
 3. 장 페이지(`chapter_notebooks.is_chapter`)마다 노트북을 만들어 페이지 옆에 두고, 제목 아래에
    "이 장을 노트북으로 받기" 링크를 넣습니다. 노트북의 첫 셀이 설치할 `tinygrad_ko` 휠은
    `downloads/`에 둡니다(`site_wheel.py`). 페이지 원본은 고치지 않습니다.
+4. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
+   (`search_index.py`). 검색 플러그인이 색인을 쓴 뒤, offline 플러그인이 그것을 search_index.js 로
+   옮기기 전에 돕니다.
 
 mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌으면 조용히 넘어가지 않고 빌드를
 멈춥니다(버전을 올린 뒤 이 훅이 아직 필요한지 확인하라는 뜻입니다).
@@ -28,9 +31,11 @@ from pathlib import Path
 # sys.path에 넣습니다).
 import chapter_notebooks
 import markdown
+import search_index
 import site_wheel
 from markdown.extensions.toc import TocExtension
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from pymdownx.slugs import slugify
 
@@ -189,3 +194,27 @@ def on_page_markdown(markdown_text, page, config, files):
             lines[index + 1 : index + 1] = ["", link, ""]
             return "\n".join(lines)
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
+
+
+# --- 검색 색인 -----------------------------------------------------------------------------
+
+_NAV: dict = {}
+NOT_INTRODUCING = {"index.md", "glossary.md"}  # 용어를 소개하는 장이 아닌 페이지
+
+
+def on_nav(nav, config, files):
+    _NAV["nav"] = nav
+    return nav
+
+
+@event_priority(-50)  # 검색 플러그인(0) 뒤, offline 플러그인(-100) 앞
+def on_post_build(config):
+    index = Path(config.site_dir) / "search" / "search_index.json"
+    titles = [
+        (page.url, page.title or "")
+        for page in _NAV["nav"].pages
+        if page.file.src_uri not in NOT_INTRODUCING
+    ]
+    glossary = (Path(config.docs_dir) / "glossary.md").read_text(encoding="utf-8")
+    intro = search_index.introducing_pages(search_index.korean_terms(glossary), titles)
+    search_index.rewrite(index, intro)
