@@ -12,7 +12,9 @@
 3. 장 페이지(`chapter_notebooks.is_chapter`)마다 노트북을 만들어 페이지 옆에 두고, 제목 아래에
    "이 장을 노트북으로 받기" 링크를 넣습니다. 노트북의 첫 셀이 설치할 `tinygrad_ko` 휠은
    `downloads/`에 둡니다(`site_wheel.py`). 페이지 원본은 고치지 않습니다.
-4. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
+4. 용어집의 표에서 칸마다 그 열의 이름을 `data-label`로 붙입니다. 폰에서는 extra.css 가 표의 한 행을
+   카드 하나로 세워(열 이름: 값) 뜻 열이 화면 밖으로 밀려나지 않게 합니다.
+5. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
    (`search_index.py`). 검색 플러그인이 색인을 쓴 뒤, offline 플러그인이 그것을 search_index.js 로
    옮기기 전에 돕니다.
 
@@ -22,8 +24,10 @@ mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌�
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
+import re
 import urllib.parse
 from pathlib import Path
 
@@ -194,6 +198,36 @@ def on_page_markdown(markdown_text, page, config, files):
             lines[index + 1 : index + 1] = ["", link, ""]
             return "\n".join(lines)
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
+
+
+# --- 용어집 표 ------------------------------------------------------------------------------
+
+GLOSSARY = "glossary.md"
+_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
+_CELL = re.compile(r"<(th|td)>(.*?)</\1>", re.S)
+
+
+def label_cells(table_html: str) -> str:
+    """표의 `<td>`마다 같은 열의 제목(`<th>`의 글자)을 data-label 로 붙입니다."""
+    head, _, body = table_html.partition("</thead>")
+    names = [re.sub(r"<[^>]+>", "", cell) for kind, cell in _CELL.findall(head) if kind == "th"]
+    rows = []
+    for row in body.split("</tr>"):
+        column = iter(names)
+        rows.append(
+            re.sub(
+                r"<td>",
+                lambda _: f'<td data-label="{html.escape(next(column, ""), quote=True)}">',
+                row,
+            )
+        )
+    return head + "</thead>" + "</tr>".join(rows)
+
+
+def on_page_content(html_text, page, config, files):
+    if page.file.src_uri != GLOSSARY:
+        return html_text
+    return _TABLE.sub(lambda m: f"<table data-glossary>{label_cells(m[1])}</table>", html_text)
 
 
 # --- 검색 색인 -----------------------------------------------------------------------------

@@ -154,6 +154,29 @@ def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
     assert not problems, problems
 
 
+def test_glossary_meanings_fit_on_a_phone(browser, site_url):
+    """390 px 폰에서 용어집의 "뜻" 칸이 모두 화면 안에 있습니다(표의 행을 카드로 세웁니다, extra.css)."""
+    context = new_context(browser, device=PHONE)
+    try:
+        page = context.new_page()
+        open_page(page, site_url + "glossary.html")
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('td[data-label="뜻"]')].map((td) => {
+                 const box = td.getBoundingClientRect();
+                 return { left: box.left, right: box.right, text: td.textContent.slice(0, 20) };
+               })"""
+        )
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        page.locator("table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "phone-glossary.png"))
+    finally:
+        context.close()
+    assert len(cells) > 100, len(cells)
+    outside = [cell for cell in cells if cell["left"] < 0 or cell["right"] > 390]
+    assert not outside, outside[:5]
+    assert overflow <= 390, f"페이지가 폰 폭보다 넓습니다: {overflow} px"
+
+
 def test_every_built_page_is_tested(built_site):
     """빌드된 페이지 목록과 페이지별 테스트 목록이 같아야 빠진 페이지가 없습니다."""
     assert built_site.pages == sorted(source_pages())

@@ -72,6 +72,17 @@ def glossary_terms() -> list[tuple[str, str]]:
 TERMS = glossary_terms()
 
 
+def test_glossary_opens_with_its_terms():
+    """용어집은 독자를 위한 페이지입니다: 제목과 한 문단 다음 바로 용어 표의 절이 옵니다. 글을 쓰는 사람의
+    약속(표기 원칙)은 CONTRIBUTING.md 에 있습니다."""
+    text = (DOCS / "glossary.md").read_text(encoding="utf-8")
+    before_first_table = text[: text.index("\n| 한국어 |")]
+    blocks = [b for b in before_first_table.split("\n\n") if b.strip()]
+    assert [b.split("\n")[0][:2] for b in blocks] == ["# ", "이 ", "##"], blocks
+    assert "표기 원칙" not in text
+    assert "## 용어와 표기" in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+
+
 def test_glossary_has_terms():
     assert len(TERMS) > 40, TERMS
     assert ("역전파", "backpropagation") in TERMS
