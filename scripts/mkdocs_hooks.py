@@ -211,16 +211,11 @@ def label_cells(table_html: str) -> str:
     """표의 `<td>`마다 같은 열의 제목(`<th>`의 글자)을 data-label 로 붙입니다."""
     head, _, body = table_html.partition("</thead>")
     names = [re.sub(r"<[^>]+>", "", cell) for kind, cell in _CELL.findall(head) if kind == "th"]
+    labels = [f'<td data-label="{html.escape(name, quote=True)}">' for name in names]
     rows = []
     for row in body.split("</tr>"):
-        column = iter(names)
-        rows.append(
-            re.sub(
-                r"<td>",
-                lambda _: f'<td data-label="{html.escape(next(column, ""), quote=True)}">',
-                row,
-            )
-        )
+        cells = row.split("<td>")
+        rows.append(cells[0] + "".join(l + c for l, c in zip(labels, cells[1:], strict=False)))
     return head + "</thead>" + "</tr>".join(rows)
 
 
