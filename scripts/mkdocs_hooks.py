@@ -215,7 +215,9 @@ def label_cells(table_html: str) -> str:
     rows = []
     for row in body.split("</tr>"):
         cells = row.split("<td>")
-        rows.append(cells[0] + "".join(l + c for l, c in zip(labels, cells[1:], strict=False)))
+        rows.append(
+            cells[0] + "".join(lab + cell for lab, cell in zip(labels, cells[1:], strict=False))
+        )
     return head + "</thead>" + "</tr>".join(rows)
 
 
