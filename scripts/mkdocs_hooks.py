@@ -14,7 +14,9 @@
    `downloads/`에 둡니다(`site_wheel.py`). 페이지 원본은 고치지 않습니다.
 4. 용어집의 표에서 칸마다 그 열의 이름을 `data-label`로 붙입니다. 폰에서는 extra.css 가 표의 한 행을
    카드 하나로 세워(열 이름: 값) 뜻 열이 화면 밖으로 밀려나지 않게 합니다.
-5. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
+5. ```` ```output ```` 울타리(블록의 출력: 글 줄과 `tinygrad_ko.tools.plot.to_svg`가 그린 SVG)에서 글은 글로,
+   SVG는 그림으로 보여 줍니다. 울타리는 그 블록의 출력이라 pytest-codeblocks가 글자 하나까지 확인합니다.
+6. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
    (`search_index.py`). 검색 플러그인이 색인을 쓴 뒤, offline 플러그인이 그것을 search_index.js 로
    옮기기 전에 돕니다.
 
@@ -118,6 +120,7 @@ def on_config(config):
                 f"{module.__name__}.{name} 이(가) 없습니다. mkdocs-jupyter 버전이 바뀐 것 같습니다. "
                 f"scripts/mkdocs_hooks.py 가 아직 필요한지 확인해 주세요."
             )
+    _add_output_fence(config)
     convert.add_anchor_lower_id = _add_anchor
     plugin._get_markdown_toc = _markdown_toc
     if not getattr(
@@ -198,6 +201,40 @@ def on_page_markdown(markdown_text, page, config, files):
             lines[index + 1 : index + 1] = ["", link, ""]
             return "\n".join(lines)
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
+
+
+# --- 글과 그림이 섞인 출력(```output 울타리) -------------------------------------------------------
+
+_SVG = re.compile(r"(<svg\b.*?</svg>)", re.S)
+
+
+def output_fence(source, language, css_class, options, md, **kwargs):
+    """블록의 출력(글 줄들과 `tinygrad_ko.tools.plot.to_svg`가 낸 SVG)을 글은 글로, SVG는 그림으로 보여 줍니다.
+
+    울타리의 내용은 그 블록의 출력 전체이고 pytest-codeblocks가 글자 하나까지 확인합니다. 그림은 검색
+    색인에서 뺍니다(눈금 숫자가 검색 결과에 나오지 않게).
+    """
+    parts = _SVG.split(source)
+    html_parts = []
+    for index, part in enumerate(parts):
+        if index % 2:
+            if re.search(r"<script|\son\w+=", part, re.I):
+                raise PluginError("```output 울타리의 SVG에는 스크립트를 둘 수 없습니다.")
+            html_parts.append(
+                f'<figure class="tinygrad-ko-plot" data-search-exclude>{part}</figure>'
+            )
+        elif part.strip("\n"):
+            text = html.escape(part.strip("\n"))
+            html_parts.append(f'<div class="highlight"><pre><code>{text}</code></pre></div>')
+    return f'<div class="{css_class}">{"".join(html_parts)}</div>'
+
+
+def _add_output_fence(config) -> None:
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault(
+        "custom_fences", []
+    )
+    if not any(fence.get("name") == "output" for fence in fences):  # serve 는 여러 번 부릅니다
+        fences.append({"name": "output", "class": "tinygrad-ko-output", "format": output_fence})
 
 
 # --- 용어집 표 ------------------------------------------------------------------------------
