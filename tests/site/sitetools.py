@@ -243,15 +243,19 @@ def page_path(url: str, base: str) -> str:
     return urllib.parse.unquote(path) or "index.html"
 
 
-# 그림(mermaid) 글자의 화면 위 크기: 글꼴 크기(CSS px) x 그 글자가 놓인 SVG 좌표계가 화면에서 늘거나 준 배율.
+# 그림(mermaid 그림과 페이지의 코드가 그린 SVG 그림) 글자의 화면 위 크기: 글꼴 크기(CSS px) x 그 글자가 놓인 SVG 좌표계가 화면에서 늘거나 준 배율.
 # 접힌 상자(details)와 보이지 않는 탭 안의 그림도 재도록 먼저 펼칩니다(그래서 재고 나면 페이지 모양이
 # 바뀝니다. 다른 검사를 모두 마친 뒤에 부릅니다).
 DIAGRAM_LABEL_SIZES = """
 () => {
   document.querySelectorAll("details").forEach((d) => { d.open = true; });
   document.querySelectorAll(".tabbed-block").forEach((b) => { b.style.display = "block"; });
-  return [...document.querySelectorAll(".mermaid")].map((host, index) => {
-    const svg = host.shadowRoot && host.shadowRoot.querySelector("svg");
+  // mermaid 그림(섀도 루트 안)과 페이지의 코드가 그린 그림(figure.tinygrad-ko-plot, ```output 울타리)
+  const drawings = [
+    ...[...document.querySelectorAll(".mermaid")].map((h) => h.shadowRoot && h.shadowRoot.querySelector("svg")),
+    ...document.querySelectorAll("figure.tinygrad-ko-plot svg"),
+  ];
+  return drawings.map((svg, index) => {
     const sizes = [];
     if (svg) {
       svg.querySelectorAll("text, foreignObject *").forEach((el) => {

@@ -128,10 +128,15 @@ def test_page_renders_offline_without_errors(built_site, page_problems, page_pat
 
 
 def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
-    """390 px 폰에서 모든 그림의 글자가 10 px 이상입니다. 넓은 그림은 줄이지 않고 가로로 스크롤합니다
+    """390 px 폰에서 모든 그림(mermaid, 페이지의 코드가 그린 SVG)의 글자가 10 px 이상입니다. 넓은 mermaid
+    그림은 줄이지 않고 가로로 스크롤합니다
     (docs/assets/javascripts/mermaid-natural-size.js). 이 기계에서 그 스크립트 없이 재면 77개 그림 가운데
     69개가 10 px보다 작았고 가장 작은 글자는 2.3 px이었습니다."""
-    pages = [p for p in built_site.pages if 'class="mermaid"' in built_site.read(p)]
+    pages = [
+        p
+        for p in built_site.pages
+        if 'class="mermaid"' in built_site.read(p) or "tinygrad-ko-plot" in built_site.read(p)
+    ]
     assert len(pages) > 20, pages  # 그림이 있는 페이지를 제대로 골랐는지
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
@@ -141,7 +146,7 @@ def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
         page = context.new_page()
         for page_path in pages:
             open_page(page, site_url + page_path)
-            measured += page.locator(".mermaid").count()
+            measured += page.locator(".mermaid, figure.tinygrad-ko-plot").count()
             found = small_diagram_labels(page)
             if found:
                 problems[page_path] = found
@@ -152,6 +157,36 @@ def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
         context.close()
     assert measured > 50, measured
     assert not problems, problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_plots_drawn_by_the_pages_follow_the_colour_scheme(browser, site_url, scheme):
+    """페이지의 코드가 그린 그림(33장)의 글자와 축은 본문 글자와 같은 색이고 바탕은 칠하지 않습니다. 그래서
+    어두운 화면에서도 밝은 글자로 보입니다(tinygrad_ko.tools.plot 의 currentColor)."""
+    context = new_context(browser, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        open_page(page, site_url + "part4/33-spiral.html")
+        colours = page.evaluate(
+            """() => {
+                 const svg = document.querySelector("figure.tinygrad-ko-plot svg");
+                 return {
+                   count: document.querySelectorAll("figure.tinygrad-ko-plot svg").length,
+                   text: getComputedStyle(svg.querySelector("text")).fill,
+                   page: getComputedStyle(document.querySelector(".md-typeset")).color,
+                   background: getComputedStyle(document.body).backgroundColor,
+                   filled: [...svg.querySelectorAll("#patch_1 path")].map((p) => getComputedStyle(p).fill),
+                 };
+               }"""
+        )
+        page.locator("figure.tinygrad-ko-plot").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"plot-{scheme}.png"))
+    finally:
+        context.close()
+    assert colours["count"] == 2, colours
+    assert colours["text"] == colours["page"], colours
+    assert colours["filled"] == ["none"], colours  # 그림의 바탕은 칠하지 않습니다
+    assert _contrast(colours["text"], colours["background"]) >= 4.5, colours
 
 
 def test_glossary_meanings_fit_on_a_phone(browser, site_url):
