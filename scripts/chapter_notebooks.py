@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import ast
+import base64
 import io
 import json
 import re
@@ -536,6 +537,15 @@ class _Builder:
             cell["metadata"]["tinygrad_ko"]["expected_output"] = True
             if self.ignore_whitespace:
                 cell["metadata"]["tinygrad_ko"]["ignore_whitespace"] = True
+        if fence.info.split()[:1] == ["output"]:
+            # 출력에 든 SVG(tinygrad_ko.tools.plot.to_svg)는 그림으로도 보여 줍니다(페이지에서처럼).
+            prefix = "> " * fence.depth
+            for svg in re.findall(r"<svg\b.*?</svg>", fence.body, flags=re.S):
+                data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+                self.markdown += [
+                    prefix + f"![블록이 그린 그림](data:image/svg+xml;base64,{data})",
+                    prefix,
+                ]
         if fence.info.split()[:1] == ["mermaid"]:
             # 출력이 그림 글이면 그림으로도 보여 줍니다(페이지에서는 이 울타리가 그림이 됩니다).
             prefix = "> " * fence.depth

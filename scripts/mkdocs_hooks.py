@@ -1,4 +1,4 @@
-"""mkdocs 훅: 사이트를 빌드할 때 끼어드는 일 세 가지를 한곳에서 합니다.
+"""mkdocs 훅: 사이트를 빌드할 때 끼어드는 일들을 한곳에서 합니다.
 
 1. 노트북 페이지의 한국어 제목에도 마크다운 페이지와 같은 앵커를 붙입니다.
    mkdocs-jupyter 0.26.3 은 노트북 제목의 id를 ASCII 글자만 남기는 slugify로 만들므로, 한국어 제목은
@@ -17,6 +17,13 @@
 4. 실험 노트북의 실행: `mkdocs build`는 늘 새로 실행하고 그 결과를 캐시에 적습니다.
    `mkdocs serve`(`python3 dev.py serve`)는 실행하지 않고 캐시의 결과를 씁니다
    (`notebook_cache.py`: 노트북과 라이브러리 소스가 같을 때만).
+5. 용어집의 표에서 칸마다 그 열의 이름을 `data-label`로 붙입니다. 폰에서는 extra.css 가 표의 한 행을
+   카드 하나로 세워(열 이름: 값) 뜻 열이 화면 밖으로 밀려나지 않게 합니다.
+6. ```` ```output ```` 울타리(블록의 출력: 글 줄과 `tinygrad_ko.tools.plot.to_svg`가 그린 SVG)에서 글은 글로,
+   SVG는 그림으로 보여 줍니다. 울타리는 그 블록의 출력이라 pytest-codeblocks가 글자 하나까지 확인합니다.
+7. 검색 색인을 독자가 읽을 수 있게 다듬고, 용어를 소개하는 장을 그 용어의 검색 결과 맨 앞에 둡니다
+   (`search_index.py`). 검색 플러그인이 색인을 쓴 뒤, offline 플러그인이 그것을 search_index.js 로
+   옮기기 전에 돕니다.
 
 mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌으면 조용히 넘어가지 않고 빌드를
 멈춥니다(버전을 올린 뒤 이 훅이 아직 필요한지 확인하라는 뜻입니다).
@@ -24,8 +31,10 @@ mkdocs-jupyter의 내부 함수를 바꿔 끼우므로, 그 함수가 없어졌�
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
+import re
 import time
 import urllib.parse
 from pathlib import Path
@@ -35,10 +44,12 @@ from pathlib import Path
 import chapter_notebooks
 import markdown
 import notebook_cache
+import search_index
 import site_archive
 import site_wheel
 from markdown.extensions.toc import TocExtension
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from pymdownx.slugs import slugify
@@ -126,6 +137,7 @@ def on_config(config):
                 f"{module.__name__}.{name} 이(가) 없습니다. mkdocs-jupyter 버전이 바뀐 것 같습니다. "
                 f"scripts/mkdocs_hooks.py 가 아직 필요한지 확인해 주세요."
             )
+    _add_output_fence(config)
     convert.add_anchor_lower_id = _add_anchor
     plugin._get_markdown_toc = _markdown_toc
     if not getattr(
@@ -282,10 +294,100 @@ def on_page_markdown(markdown_text, page, config, files):
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
 
 
-def on_post_build(config):
+@event_priority(-200)  # 모든 플러그인(offline의 -100 포함)이 파일을 다 쓴 뒤에 묶습니다
+def _pack_site(config):
     """사이트 전체를 downloads/ 의 오프라인 압축 파일로 묶습니다(그 파일 자신은 빼고)."""
     if _RUN["serving"]:
         return
     site = Path(config.site_dir)
     count = site_archive.pack(site, site / site_archive.IN_SITE)
     log.info(f"{site_archive.IN_SITE} 에 사이트를 묶었습니다(파일 {count}개).")
+
+
+# --- 글과 그림이 섞인 출력(```output 울타리) -------------------------------------------------------
+
+_SVG = re.compile(r"(<svg\b.*?</svg>)", re.S)
+
+
+def output_fence(source, language, css_class, options, md, **kwargs):
+    """블록의 출력(글 줄들과 `tinygrad_ko.tools.plot.to_svg`가 낸 SVG)을 글은 글로, SVG는 그림으로 보여 줍니다.
+
+    울타리의 내용은 그 블록의 출력 전체이고 pytest-codeblocks가 글자 하나까지 확인합니다. 그림은 검색
+    색인에서 뺍니다(눈금 숫자가 검색 결과에 나오지 않게).
+    """
+    parts = _SVG.split(source)
+    html_parts = []
+    for index, part in enumerate(parts):
+        if index % 2:
+            if re.search(r"<script|\son\w+=", part, re.I):
+                raise PluginError("```output 울타리의 SVG에는 스크립트를 둘 수 없습니다.")
+            html_parts.append(
+                f'<figure class="tinygrad-ko-plot" data-search-exclude>{part}</figure>'
+            )
+        elif part.strip("\n"):
+            text = html.escape(part.strip("\n"))
+            html_parts.append(f'<div class="highlight"><pre><code>{text}</code></pre></div>')
+    return f'<div class="{css_class}">{"".join(html_parts)}</div>'
+
+
+def _add_output_fence(config) -> None:
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault(
+        "custom_fences", []
+    )
+    if not any(fence.get("name") == "output" for fence in fences):  # serve 는 여러 번 부릅니다
+        fences.append({"name": "output", "class": "tinygrad-ko-output", "format": output_fence})
+
+
+# --- 용어집 표 ------------------------------------------------------------------------------
+
+GLOSSARY = "glossary.md"
+_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
+_CELL = re.compile(r"<(th|td)>(.*?)</\1>", re.S)
+
+
+def label_cells(table_html: str) -> str:
+    """표의 `<td>`마다 같은 열의 제목(`<th>`의 글자)을 data-label 로 붙입니다."""
+    head, _, body = table_html.partition("</thead>")
+    names = [re.sub(r"<[^>]+>", "", cell) for kind, cell in _CELL.findall(head) if kind == "th"]
+    labels = [f'<td data-label="{html.escape(name, quote=True)}">' for name in names]
+    rows = []
+    for row in body.split("</tr>"):
+        cells = row.split("<td>")
+        rows.append(
+            cells[0] + "".join(lab + cell for lab, cell in zip(labels, cells[1:], strict=False))
+        )
+    return head + "</thead>" + "</tr>".join(rows)
+
+
+def on_page_content(html_text, page, config, files):
+    if page.file.src_uri != GLOSSARY:
+        return html_text
+    return _TABLE.sub(lambda m: f"<table data-glossary>{label_cells(m[1])}</table>", html_text)
+
+
+# --- 검색 색인 -----------------------------------------------------------------------------
+
+_NAV: dict = {}
+NOT_INTRODUCING = {"index.md", "glossary.md"}  # 용어를 소개하는 장이 아닌 페이지
+
+
+def on_nav(nav, config, files):
+    _NAV["nav"] = nav
+    return nav
+
+
+@event_priority(-50)  # 검색 플러그인(0) 뒤, offline 플러그인(-100) 앞
+def _tidy_search_index(config):
+    index = Path(config.site_dir) / "search" / "search_index.json"
+    titles = [
+        (page.url, page.title or "")
+        for page in _NAV["nav"].pages
+        if page.file.src_uri not in NOT_INTRODUCING
+    ]
+    glossary = (Path(config.docs_dir) / "glossary.md").read_text(encoding="utf-8")
+    intro = search_index.introducing_pages(search_index.korean_terms(glossary), titles)
+    search_index.rewrite(index, intro)
+
+
+# 빌드가 끝난 뒤의 일 둘은 차례가 다릅니다: 검색 색인 다듬기(-50), 그다음 압축 파일(-200).
+on_post_build = CombinedEvent(_tidy_search_index, _pack_site)

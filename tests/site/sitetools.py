@@ -129,11 +129,14 @@ def is_local(url: str) -> bool:
     return re.match(r"^https?://127\.0\.0\.1(:\d+)?/", url) is not None
 
 
-def new_context(browser, color_scheme: str = "light"):
-    """외부 요청은 보내지 않고 막는 브라우저 문맥(context)을 만듭니다."""
-    context = browser.new_context(
-        color_scheme=color_scheme, viewport={"width": 1280, "height": 900}, locale="ko-KR"
-    )
+# 폰 크기: 390 x 844 CSS 픽셀(흔한 폰의 세로 화면), 터치, 모바일 레이아웃.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def new_context(browser, color_scheme: str = "light", device: dict | None = None):
+    """외부 요청은 보내지 않고 막는 브라우저 문맥(context)을 만듭니다. 기본은 데스크톱 크기입니다."""
+    context = browser.new_context(color_scheme=color_scheme, locale="ko-KR", **(device or DESKTOP))
     context.add_init_script(OPEN_SHADOW_ROOTS)
 
     def block_outside(route):
@@ -238,3 +241,49 @@ def page_path(url: str, base: str) -> str:
     assert url.startswith(base), f"사이트 밖을 가리키는 검색 결과: {url}"
     path = url[len(base) :].split("#", 1)[0].split("?", 1)[0]
     return urllib.parse.unquote(path) or "index.html"
+
+
+# 그림(mermaid 그림과 페이지의 코드가 그린 SVG 그림) 글자의 화면 위 크기: 글꼴 크기(CSS px) x 그 글자가 놓인 SVG 좌표계가 화면에서 늘거나 준 배율.
+# 접힌 상자(details)와 보이지 않는 탭 안의 그림도 재도록 먼저 펼칩니다(그래서 재고 나면 페이지 모양이
+# 바뀝니다. 다른 검사를 모두 마친 뒤에 부릅니다).
+DIAGRAM_LABEL_SIZES = """
+() => {
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  document.querySelectorAll(".tabbed-block").forEach((b) => { b.style.display = "block"; });
+  // mermaid 그림(섀도 루트 안)과 페이지의 코드가 그린 그림(figure.tinygrad-ko-plot, ```output 울타리)
+  const drawings = [
+    ...[...document.querySelectorAll(".mermaid")].map((h) => h.shadowRoot && h.shadowRoot.querySelector("svg")),
+    ...document.querySelectorAll("figure.tinygrad-ko-plot svg"),
+  ];
+  return drawings.map((svg, index) => {
+    const sizes = [];
+    if (svg) {
+      svg.querySelectorAll("text, foreignObject *").forEach((el) => {
+        const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (!own) return;
+        const anchor = el instanceof SVGElement ? el : el.closest("foreignObject");
+        const ctm = anchor.getScreenCTM();
+        sizes.push(parseFloat(getComputedStyle(el).fontSize) * Math.hypot(ctm.a, ctm.b));
+      });
+    }
+    return { index: index + 1, labels: sizes.length, smallest: sizes.length ? Math.min(...sizes) : 0 };
+  });
+}
+"""
+
+# 이보다 작은 글자는 읽을 수 없다고 봅니다(본문은 16 px 안팎).
+SMALLEST_READABLE_PX = 10
+
+
+def small_diagram_labels(page) -> list[str]:
+    """열린 페이지의 그림 가운데 가장 작은 글자가 SMALLEST_READABLE_PX 보다 작은 것들."""
+    problems = []
+    for diagram in page.evaluate(DIAGRAM_LABEL_SIZES):
+        if diagram["labels"] == 0:
+            problems.append(f"그림 {diagram['index']}에서 글자를 찾지 못했습니다")
+        elif diagram["smallest"] < SMALLEST_READABLE_PX:
+            problems.append(
+                f"그림 {diagram['index']}의 가장 작은 글자가 {diagram['smallest']:.1f} px입니다"
+                f"({SMALLEST_READABLE_PX} px보다 작음)"
+            )
+    return problems

@@ -1,7 +1,8 @@
 """실제 브라우저(데비안의 Chromium)로 빌드한 사이트의 모든 페이지를 열어 봅니다.
 
 페이지마다 다음 가운데 하나라도 있으면 실패합니다: 콘솔 오류, 127.0.0.1 밖으로 나가는 요청,
-404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록.
+404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록, 10 px보다 작게 그려진 그림 글자
+(데스크톱 1280 px에서; 폰 390 px에서는 그림이 있는 페이지만 따로 엽니다).
 검색, 오프라인 압축 파일을 풀어 file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
 """
 
@@ -11,12 +12,14 @@ import zipfile
 
 import pytest
 from sitetools import (
+    PHONE,
     SCREENSHOTS,
     STATS,
     WAIT_FOR_RENDERING,
     new_context,
     open_page,
     search,
+    small_diagram_labels,
     source_pages,
     watch,
 )
@@ -109,6 +112,7 @@ def page_problems(request, browser, built_site, site_url) -> dict[str, list[str]
             problems += [f"실패한 응답: {line}" for line in visit.failed_responses]
             problems += page.evaluate(FORMULA_PROBLEMS)
             problems += page.evaluate(MERMAID_PROBLEMS)
+            problems += small_diagram_labels(page)  # 접힌 상자를 펼치므로 맨 끝에
             found[page_path] = problems
     finally:
         context.close()
@@ -121,6 +125,91 @@ def test_page_renders_offline_without_errors(built_site, page_problems, page_pat
     problems = page_problems[page_path]
     STATS["browser_pages"] = int(STATS.get("browser_pages", 0)) + 1
     assert not problems, f"{page_path}:\n" + "\n".join(problems)
+
+
+def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
+    """390 px 폰에서 모든 그림(mermaid, 페이지의 코드가 그린 SVG)의 글자가 10 px 이상입니다. 넓은 mermaid
+    그림은 줄이지 않고 가로로 스크롤합니다
+    (docs/assets/javascripts/mermaid-natural-size.js). 이 기계에서 그 스크립트 없이 재면 77개 그림 가운데
+    69개가 10 px보다 작았고 가장 작은 글자는 2.3 px이었습니다."""
+    pages = [
+        p
+        for p in built_site.pages
+        if 'class="mermaid"' in built_site.read(p) or "tinygrad-ko-plot" in built_site.read(p)
+    ]
+    assert len(pages) > 20, pages  # 그림이 있는 페이지를 제대로 골랐는지
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    measured = 0
+    context = new_context(browser, device=PHONE)
+    try:
+        page = context.new_page()
+        for page_path in pages:
+            open_page(page, site_url + page_path)
+            measured += page.locator(".mermaid, figure.tinygrad-ko-plot").count()
+            found = small_diagram_labels(page)
+            if found:
+                problems[page_path] = found
+        open_page(page, site_url + "part5/40-im2col-conv2d.html")
+        page.locator(".mermaid").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "phone-diagram.png"))
+    finally:
+        context.close()
+    assert measured > 50, measured
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_plots_drawn_by_the_pages_follow_the_colour_scheme(browser, site_url, scheme):
+    """페이지의 코드가 그린 그림(33장)의 글자와 축은 본문 글자와 같은 색이고 바탕은 칠하지 않습니다. 그래서
+    어두운 화면에서도 밝은 글자로 보입니다(tinygrad_ko.tools.plot 의 currentColor)."""
+    context = new_context(browser, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        open_page(page, site_url + "part4/33-spiral.html")
+        colours = page.evaluate(
+            """() => {
+                 const svg = document.querySelector("figure.tinygrad-ko-plot svg");
+                 return {
+                   count: document.querySelectorAll("figure.tinygrad-ko-plot svg").length,
+                   text: getComputedStyle(svg.querySelector("text")).fill,
+                   page: getComputedStyle(document.querySelector(".md-typeset")).color,
+                   background: getComputedStyle(document.body).backgroundColor,
+                   filled: [...svg.querySelectorAll("#patch_1 path")].map((p) => getComputedStyle(p).fill),
+                 };
+               }"""
+        )
+        page.locator("figure.tinygrad-ko-plot").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"plot-{scheme}.png"))
+    finally:
+        context.close()
+    assert colours["count"] == 2, colours
+    assert colours["text"] == colours["page"], colours
+    assert colours["filled"] == ["none"], colours  # 그림의 바탕은 칠하지 않습니다
+    assert _contrast(colours["text"], colours["background"]) >= 4.5, colours
+
+
+def test_glossary_meanings_fit_on_a_phone(browser, site_url):
+    """390 px 폰에서 용어집의 "뜻" 칸이 모두 화면 안에 있습니다(표의 행을 카드로 세웁니다, extra.css)."""
+    context = new_context(browser, device=PHONE)
+    try:
+        page = context.new_page()
+        open_page(page, site_url + "glossary.html")
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('td[data-label="뜻"]')].map((td) => {
+                 const box = td.getBoundingClientRect();
+                 return { left: box.left, right: box.right, text: td.textContent.slice(0, 20) };
+               })"""
+        )
+        overflow = page.evaluate("() => document.documentElement.scrollWidth")
+        page.locator("table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "phone-glossary.png"))
+    finally:
+        context.close()
+    assert len(cells) > 100, len(cells)
+    outside = [cell for cell in cells if cell["left"] < 0 or cell["right"] > 390]
+    assert not outside, outside[:5]
+    assert overflow <= 390, f"페이지가 폰 폭보다 넓습니다: {overflow} px"
 
 
 def test_every_built_page_is_tested(built_site):

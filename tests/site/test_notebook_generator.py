@@ -208,6 +208,34 @@ def test_continued_blocks_keep_the_block_of_the_first_and_the_output_goes_where_
     assert "```mermaid\nflowchart LR\n    a --> b\n```" in markdown_of(notebook)
 
 
+def test_svg_in_an_output_fence_is_also_shown_as_a_picture():
+    """```output 울타리(글 줄과 tinygrad_ko.tools.plot 의 SVG)는 셀의 출력 그대로 두고, SVG는 그림으로도 보입니다."""
+    import base64
+
+    svg = '<svg viewBox="0 0 1 1"><path d="M 0 0 L 1 1"/></svg>'
+    notebook = make(
+        f"""\
+        # 1장. 시험
+
+        ```python
+        print("손실 0.1")
+        print('{svg}')
+        ```
+
+        <!--pytest-codeblocks:expected-output-->
+
+        ```output
+        손실 0.1
+        {svg}
+        ```
+        """
+    )
+    [cell] = code_cells(notebook)
+    assert cell["outputs"][0]["text"] == f"손실 0.1\n{svg}\n"  # 검사하는 출력은 글 그대로
+    encoded = base64.b64encode(svg.encode()).decode()
+    assert f"![블록이 그린 그림](data:image/svg+xml;base64,{encoded})" in markdown_of(notebook)
+
+
 def test_links_point_to_site_pages_and_code_spans_are_left_alone():
     page = """\
         # 1장. 시험

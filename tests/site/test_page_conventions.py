@@ -1,7 +1,7 @@
 """페이지 원본(마크다운)이 사이트의 약속을 지키는지 빌드 없이 검사합니다.
 
 - 용어: 괄호 속 영어는 한 페이지에 한 번, 그 용어가 처음 나오는 곳에만 붙입니다. 1~3장에서 익히는
-  기본 용어는 4장부터 영어를 붙이지 않습니다(용어집의 「표기 원칙」).
+  기본 용어는 4장부터 영어를 붙이지 않습니다(CONTRIBUTING.md 의 「용어와 표기」).
 - 말투: 페이지와 라이브러리의 안내는 "-세요"로 씁니다("-십시오"를 섞지 않습니다).
 - 연습 문제: 모든 장이 "**문제 N.** 질문" 다음에 접힌 정답(`??? note "정답"`)을 두고, 정답에는 실행해서
   출력을 검사하는 코드가 있습니다.
@@ -70,6 +70,17 @@ def glossary_terms() -> list[tuple[str, str]]:
 
 
 TERMS = glossary_terms()
+
+
+def test_glossary_opens_with_its_terms():
+    """용어집은 독자를 위한 페이지입니다: 제목과 한 문단 다음 바로 용어 표의 절이 옵니다. 글을 쓰는 사람의
+    약속(표기 원칙)은 CONTRIBUTING.md 에 있습니다."""
+    text = (DOCS / "glossary.md").read_text(encoding="utf-8")
+    before_first_table = text[: text.index("\n| 한국어 |")]
+    blocks = [b for b in before_first_table.split("\n\n") if b.strip()]
+    assert [b.split("\n")[0][:2] for b in blocks] == ["# ", "이 ", "##"], blocks
+    assert "표기 원칙" not in text
+    assert "## 용어와 표기" in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
 def test_glossary_has_terms():

@@ -12,7 +12,7 @@ import html
 import re
 
 import pytest
-from sitetools import new_context, open_page, search
+from sitetools import new_context, open_page, page_path, search
 
 pytestmark = pytest.mark.browser
 
@@ -65,3 +65,23 @@ def test_search_does_not_match_everything(built_site, site_url, search_page):
     """아무 페이지나 다 돌려주는 검색이면 위 테스트가 뜻이 없으므로, 없는 낱말은 결과가 없어야 합니다."""
     open_page(search_page, site_url + "index.html")
     assert search(search_page, "존재하지않는낱말", site_url) == set()
+
+
+# 용어와 그것을 소개하는 장(읽는 순서에서 제목에 그 용어가 처음 나오는 장; scripts/search_index.py).
+# 역전파는 3장이 소개하고, 21장(이중 역전파)과 부록도 제목에 그 말을 품습니다.
+INTRODUCED_IN = {
+    "역전파": "part1/03-backprop-theory.html",
+    "창조자": "part1/04-creator-links.html",
+    "세대": "part2/11-generations.html",
+}
+
+
+@pytest.mark.parametrize(("query", "chapter"), INTRODUCED_IN.items())
+def test_the_chapter_that_introduces_a_term_comes_first(site_url, search_page, query, chapter):
+    open_page(search_page, site_url + "index.html")
+    found = search(search_page, query, site_url)
+    assert len(found) > 3, found  # 다른 페이지도 나오는 검색이어야 순서에 뜻이 있습니다
+    first = search_page.eval_on_selector(
+        "li.md-search-result__item a.md-search-result__link", "el => el.href"
+    )
+    assert page_path(first, site_url) == chapter

@@ -15,5 +15,6 @@
   }
   if (document.querySelector(".mermaid")) {
     load("../vendor/mermaid/mermaid.min.js");
+    load("mermaid-natural-size.js"); // 그림을 줄이지 않고 제 크기로(설명은 그 파일에)
   }
 })();
