@@ -177,7 +177,9 @@ def build(source: str, options: tuple[str, ...] = OPTIONS) -> tuple[Callable, st
             try:
                 fn = _loaded[(source, flags)] = _load_or_compile(source, flags)
             except _CompileFailed as failure:
-                raise RuntimeError(str(failure).replace(" NumPy 백엔드로 계산합니다.", "")) from None
+                raise RuntimeError(
+                    str(failure).replace(" NumPy 백엔드로 계산합니다.", "")
+                ) from None
     log = cache.paths(key_of(source, flags))[1].with_suffix(".log")
     message = log.read_text(encoding="utf-8") if log.exists() else ""
     fn.argtypes = None
@@ -261,7 +263,8 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
             f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
             f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
         )
-    if done.stderr.strip():  # 경고나 -fopt-info의 보고: 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다)
+    # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
+    if done.stderr.strip():
         _write_atomic(lib_path.with_suffix(".log"), done.stderr)
     os.replace(tmp, lib_path)
 
