@@ -184,3 +184,32 @@ def test_two_processes_compiling_the_same_kernel_at_once(fresh_cache):
     assert [p.returncode for p in procs] == [0, 0] and outputs == ["ok\n", "ok\n"]
     names = [p.name for p in fresh_cache.iterdir()]
     assert len(names) == 2 and not [n for n in names if n.startswith(".")]
+
+
+def test_build_compiles_with_chosen_options_and_keeps_the_report(fresh_cache):
+    """build: 옵션마다 다른 캐시 이름, 컴파일러의 메시지(벡터화 보고)를 돌려주고, 값이 맞습니다."""
+    text = only_source()
+    report = ("-fopt-info-vec-all",) if "gcc" in " ".join(compiler.command()) else ()
+    run, message = compiler.build(text, (*compiler.OPTIONS, *report))
+    out, x = np.empty_like(A), A.copy()
+    run(out, x)
+    assert np.array_equal(out, A * 2.0 + 1.0)
+    if report:
+        assert "vectorized" in message
+    run_o1, _ = compiler.build(text, ("-O1",))
+    out_o1 = np.empty_like(A)
+    run_o1(out_o1, x)
+    assert np.array_equal(out_o1, out)
+    keys = {p.name.split(".")[0] for p in fresh_cache.iterdir()}
+    assert len(keys) == 2  # 같은 소스라도 옵션이 다르면 다른 커널입니다
+    with pytest.raises(ValueError):
+        run(out, x[:, ::2])  # C 순서가 아닌 배열
+
+
+def test_build_failure_does_not_turn_off_the_c_backend(fresh_cache):
+    with pytest.raises(RuntimeError) as error:
+        compiler.build(only_source(), ("-fno-such-option-for-tinygrad-ko",))
+    message = str(error.value)
+    assert "C 컴파일러가 실패했습니다" in message and "NumPy 백엔드" not in message
+    assert compiler.available()
+    assert np.array_equal(compute(), A * 2.0 + 1.0)

@@ -3,7 +3,9 @@
 - 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
   `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다.
 - 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다. `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
-  합치지 않아 NumPy와 같은 값을 냅니다.
+  합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 예외 플래그를 지키지 않아도 된다고
+  알려, 반복문 안의 `a <= 0 ? 0 : a`를 벡터 명령으로 바꿀 수 있게 합니다(55장에서 이 플래그를 빼고 견줍니다).
+- `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(55장). 옵션도 캐시의 해시에 들어갑니다.
 - 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면, 컴파일러의 메시지를 담은 한국어
   경고(`CompilerWarning`)를 내고 None을 돌려줍니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
   프로세스에서는 C를 다시 시도하지 않습니다(`reset()`을 부르기 전까지).
@@ -21,10 +23,16 @@ import shutil
 import subprocess
 import threading
 import warnings
+from collections.abc import Callable
+
+import numpy as np
 
 from . import cache
 
-FLAGS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math", "-shared", "-fPIC")
+# --8<-- [start:flags]
+OPTIONS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math")
+FLAGS = (*OPTIONS, "-shared", "-fPIC")
+# --8<-- [end:flags]
 KEY_SYMBOL = (
     "tinygrad_ko_key"  # 라이브러리 안에 자기 해시를 적어 두는 변수(다른 파일과 바뀌었는지 봅니다)
 )
@@ -63,13 +71,27 @@ def available() -> bool:
     return _state["broken"] is None and command() is not None
 
 
+def is_gcc() -> bool:
+    """컴파일러가 gcc인지(`-v`가 "gcc version"을 말하는지). gcc만 아는 옵션(`-fopt-info-vec`)을 쓸 때 봅니다."""
+    cc = command()
+    if cc is None:
+        return False
+    if _state.get("gcc") is None:
+        try:
+            done = subprocess.run([*cc, "-v"], capture_output=True, text=True, timeout=_timeout())
+            _state["gcc"] = "gcc version" in done.stderr
+        except (OSError, subprocess.SubprocessError):
+            _state["gcc"] = False
+    return _state["gcc"]
+
+
 def reset() -> None:
     """실패 기록과 이 프로세스의 캐시를 지우고 불러온 라이브러리를 닫습니다(환경 변수를 바꾼 뒤, 테스트에서).
 
     닫지 않으면 운영 체제가 같은 경로의 라이브러리를 다시 열지 않고 이미 연 것을 돌려줍니다. 커널을 돌리는
     중에는 부르지 마세요.
     """
-    _state["broken"] = _state["identity"] = _state["searched"] = None
+    _state["broken"] = _state["identity"] = _state["searched"] = _state["gcc"] = None
     _loaded.clear()
     by_signature.clear()
     while _libraries:
@@ -101,10 +123,15 @@ def _timeout() -> float:
         return 60.0
 
 
-def key_of(source: str) -> str:
+# --8<-- [start:key]
+def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
+    """캐시의 이름: 컴파일러(이름과 버전), 플래그, 소스를 함께 해시합니다. 하나만 달라도 다른 커널입니다."""
     cc = command() or ["(없음)"]
-    text = "\n".join([_identity(cc), " ".join(FLAGS), source])
+    text = "\n".join([_identity(cc), " ".join(flags), source])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+# --8<-- [end:key]
 
 
 def load(source: str) -> object | None:
@@ -130,6 +157,45 @@ def load(source: str) -> object | None:
         return fn
 
 
+def build(source: str, options: tuple[str, ...] = OPTIONS) -> tuple[Callable, str]:
+    """실험용(55장): source를 고른 컴파일 옵션으로 컴파일해 `(run, 메시지)`를 돌려줍니다.
+
+    `run(out, *inputs)`은 C 순서로 놓인 ndarray들을 받아 소스의 `kernel`을 부릅니다(모양과 dtype은 부르는
+    쪽이 소스에 맞춰 줍니다). 메시지는 처음 컴파일할 때 컴파일러가 남긴 글입니다(`-fopt-info-vec`을 주면
+    gcc의 벡터화 보고). 옵션도 해시에 들어가므로 옵션마다 따로 캐시합니다. 백엔드의 커널과 달리 실패해도 C
+    백엔드를 끄지 않고 RuntimeError를 냅니다.
+    """
+    if command() is None:
+        raise RuntimeError(
+            "C 컴파일러(cc, gcc, clang)를 찾지 못해 build를 쓸 수 없습니다. 컴파일러를 설치하거나 "
+            "환경 변수 TINYGRAD_KO_CC로 컴파일러 명령을 주세요."
+        )
+    flags = (*options, "-shared", "-fPIC")
+    with _lock(source):
+        fn = _loaded.get((source, flags))
+        if fn is None:
+            try:
+                fn = _loaded[(source, flags)] = _load_or_compile(source, flags)
+            except _CompileFailed as failure:
+                raise RuntimeError(
+                    str(failure).replace(" NumPy 백엔드로 계산합니다.", "")
+                ) from None
+    log = cache.paths(key_of(source, flags))[1].with_suffix(".log")
+    message = log.read_text(encoding="utf-8") if log.exists() else ""
+    fn.argtypes = None
+
+    def run(out: np.ndarray, *inputs: np.ndarray) -> None:
+        arrays = (out, *inputs)
+        if not all(isinstance(a, np.ndarray) and a.flags.c_contiguous for a in arrays):
+            raise ValueError(
+                "build가 돌려준 run에는 C 순서로 빈틈없이 놓인 ndarray만 줄 수 있습니다. "
+                "np.ascontiguousarray(...)로 바꿔 주세요."
+            )
+        fn(*(ctypes.c_void_p(a.ctypes.data) for a in arrays))
+
+    return run, message
+
+
 def _lock(source: str) -> threading.Lock:
     with _locks_guard:
         return _locks.setdefault(source, threading.Lock())
@@ -139,8 +205,9 @@ class _CompileFailed(Exception):
     pass
 
 
-def _load_or_compile(source: str) -> object:
-    key = key_of(source)
+# --8<-- [start:load]
+def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
+    key = key_of(source, flags)
     try:
         cache.prepare()
     except OSError as error:
@@ -153,7 +220,7 @@ def _load_or_compile(source: str) -> object:
         return fn
     full = f'{source}\nconst char {KEY_SYMBOL}[] = "{key}";\n'
     _write_atomic(c_path, full)
-    _compile(c_path, lib_path)
+    _compile(c_path, lib_path, flags)
     counters["compiled"] += 1
     cache.evict(keep=key)
     fn = _open(lib_path, key)
@@ -164,16 +231,19 @@ def _load_or_compile(source: str) -> object:
     return fn
 
 
+# --8<-- [end:load]
+
+
 def _write_atomic(path, text: str) -> None:
     tmp = cache.temporary(path)
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
 
 
-def _compile(c_path, lib_path) -> None:
+def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     cc = command()
     tmp = cache.temporary(lib_path)
-    args = [*cc, *FLAGS, "-o", str(tmp), str(c_path), "-lm"]
+    args = [*cc, *flags, "-o", str(tmp), str(c_path), "-lm"]
     try:
         done = subprocess.run(args, capture_output=True, text=True, timeout=_timeout())
     except subprocess.TimeoutExpired:
@@ -193,6 +263,9 @@ def _compile(c_path, lib_path) -> None:
             f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
             f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
         )
+    # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
+    if done.stderr.strip():
+        _write_atomic(lib_path.with_suffix(".log"), done.stderr)
     os.replace(tmp, lib_path)
 
 

@@ -31,6 +31,7 @@ CTYPES = {
     np.dtype(np.float64): "double",
     np.dtype(np.bool_): "unsigned char",
 }
+# --8<-- [start:c-ops]
 # 원소별 연산 -> C 식. {0}, {1}, {2}는 입력, {f}는 float32이면 "f"(expf, logf), {zero}는 그 dtype의 0.
 C_OPS = {
     "neg": "-{0}",
@@ -45,6 +46,7 @@ C_OPS = {
     "cmple": "{0} <= {1}",
     "where": "{0} ? {1} : {2}",
 }
+# --8<-- [end:c-ops]
 
 
 def number(value: float, dtype: np.dtype) -> str:

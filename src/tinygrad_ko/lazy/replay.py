@@ -18,6 +18,7 @@ from .runner import Plan, backend
 from .tensor import Tensor
 
 
+# --8<-- [start:replay]
 class Replay:
     def __init__(self, fn: Callable) -> None:
         self.fn = fn
@@ -46,3 +47,6 @@ class Replay:
         if len(nodes) != len(outs) or any(n.realized is not None for n in nodes):
             raise messages.replay_needs_lazy_results()
         return Plan(nodes), [id(a.lazydata) for a in args], single
+
+
+# --8<-- [end:replay]
