@@ -38,6 +38,7 @@ from .function import (
     _constant_data,
     explain_forward_error,
     output_index,
+    share_version_of_views,
 )
 from .modes import backprop_enabled
 from .variable import Variable
@@ -110,6 +111,7 @@ def call(self: Function, *inputs: object) -> Variable | list[Variable]:
     except (TypeError, ValueError) as error:
         explain_forward_error(node, inputs, error)
     outputs = [_output(y) for y in ys] if isinstance(ys, tuple) else [_output(ys)]
+    share_version_of_views(inputs, outputs)
     if wanted and backprop_enabled():
         _connect(node, inputs, outputs, needs)
     else:
@@ -125,8 +127,8 @@ def _output(y: object) -> Variable:
         raise messages.not_numeric(y.dtype)
     output = Variable.__new__(Variable)
     output.data = y
-    output.name = output.grad = output.creator = None
-    output.generation = output.version = 0
+    output.name = output.grad = output.creator = output.version_counter = None
+    output.generation = 0
     output.requires_grad = False
     return output
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import messages
 from .modes import backprop_enabled
-from .variable import Variable, as_array, as_variable
+from .variable import Variable, as_array, as_variable, share_version
 
 # 그래프에 든 노드의 상태: 인스턴스를 다시 부를 때 새 노드에 옮기지 않습니다(클래스의 기본값으로).
 _GRAPH_STATE = frozenset(
@@ -100,6 +100,7 @@ class Function:
             explain_forward_error(node, inputs, error)
         ys = ys if isinstance(ys, tuple) else (ys,)
         outputs = [Variable(_as_output_data(y), requires_grad=False) for y in ys]
+        share_version_of_views(inputs, outputs)
         if any(needs) and backprop_enabled():
             node._connect(inputs, outputs, needs)
         else:
@@ -240,7 +241,7 @@ class Function:
         """붙잡은 입력의 data가 순전파 때 그대로인지 봅니다(PyTorch의 버전 검사).
 
         `x.data = 새 배열`과, 라이브러리가 제자리에서 고친 값(`mark_modified`: 옵티마이저의 step)을
-        잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
+        잡습니다. 뷰와 detach한 변수는 원본과 버전을 함께 쓰므로, 원본을 고친 것도 잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
         비교하려면 순전파마다 복사해야 합니다).
         """
         for i, stamp in enumerate(self.stamps):
@@ -293,6 +294,26 @@ def _constant_data(x: object) -> object:
     if not isinstance(x, _PYTHON_NUMBERS) and not isinstance(x, Number):
         as_variable(x)  # 리스트, None, 문자열: 알맞은 한국어 메시지로 거부합니다.
     return x
+
+
+def share_version_of_views(inputs: tuple, outputs: list[Variable]) -> None:
+    """출력의 data가 어느 입력 변수의 data와 같은 메모리이면(뷰: `W.T`, `reshape`, 인덱싱, `broadcast_to`)
+    그 입력과 버전을 함께 씁니다. 옵티마이저가 원본을 고치면 뷰의 값도 바뀌므로, 뷰를 붙잡은 그래프의
+    역전파도 멈춰야 합니다(PyTorch와 같음). 복사본(인덱스 배열, 연속이 아닌 배열의 reshape)은 따로입니다.
+    """
+    for y in outputs:
+        owner = _memory_owner(y.data)
+        for x in inputs:
+            if isinstance(x, Variable) and _memory_owner(x.data) is owner:
+                share_version(y, x)
+                break
+
+
+def _memory_owner(array: object) -> object:
+    """배열의 메모리를 가진 객체: 뷰의 `.base`를 끝까지 따라갑니다(뷰의 뷰도 같은 주인에 닿습니다)."""
+    while (base := getattr(array, "base", None)) is not None:
+        array = base
+    return array
 
 
 def _as_output_data(y: object) -> np.ndarray:

@@ -1,0 +1,96 @@
+"""뷰(`W.T`, `reshape`, 인덱싱, `broadcast_to`)와 `detach()`는 원본과 버전을 함께 씁니다(PyTorch와 같음).
+
+그래프가 W의 뷰를 붙잡은 뒤 옵티마이저가 W를 고치면, 뷰의 data도 함께 바뀝니다. 그대로 역전파하면 옛 W와
+새 W가 섞인 미분값이 나오므로, 엔진은 W를 붙잡았을 때와 같은 오류로 멈춰야 합니다.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from korean_messages import korean_instruction
+
+import tinygrad_ko as tg
+from tinygrad_ko import Parameter, Variable
+from tinygrad_ko.optimizers import SGD
+
+# 뷰를 만드는 방법마다: W(2×2)에서 뷰를 만드는 함수
+VIEWS = {
+    "T": lambda W: W.T,
+    "transpose": lambda W: W.transpose(1, 0),
+    "reshape": lambda W: W.reshape(4),
+    "slice": lambda W: W[0:1],
+    "row": lambda W: W[1],
+    "broadcast_to": lambda W: tg.broadcast_to(W, (3, 2, 2)),
+    "view of a view": lambda W: W.T[0],
+}
+
+
+def _weight():
+    return Parameter(np.array([[1.0, 2.0], [3.0, 4.0]]), name="W")
+
+
+@pytest.mark.parametrize("make_view", VIEWS.values(), ids=VIEWS.keys())
+def test_a_step_after_the_graph_kept_a_view_stops_backward(make_view):
+    W = _weight()
+    view = make_view(W)
+    x = Variable(np.ones(view.shape), name="x")
+    loss = tg.sum(x * view)  # Mul은 x의 미분에 view를 붙잡습니다
+    loss.backward(retain_graph=True)
+    first = x.grad.copy()
+    SGD([W], lr=1.0).step()
+    x.cleargrad()
+    with pytest.raises(RuntimeError, match="제자리에서 고쳐졌습니다") as info:
+        loss.backward()
+    assert "원본을 고쳐도" in korean_instruction(info.value)
+    assert x.grad is None  # 전부 아니면 전무: 아무 grad도 바뀌지 않았습니다
+    np.testing.assert_array_equal(first, make_view(_weight()).data)  # 순전파 때의 값
+
+
+def test_the_issue_example_with_w_transposed():
+    W = _weight()
+    x = Variable(np.array([[1.0, 1.0]]))
+    loss = tg.sum(x @ W.T)
+    loss.backward(retain_graph=True)
+    np.testing.assert_array_equal(x.grad, [[4.0, 6.0]])
+    SGD([W], lr=1.0).step()
+    x.cleargrad()
+    with pytest.raises(RuntimeError, match="MatMul의 1번 입력"):
+        loss.backward()
+
+
+def test_conv2d_simple_keeps_a_view_of_the_filter_and_stops_after_a_step():
+    rng = np.random.default_rng(0)
+    x = Variable(rng.standard_normal((1, 2, 4, 4)))
+    W = Parameter(rng.standard_normal((3, 2, 3, 3)))
+    loss = tg.sum(tg.conv2d_simple(x, W))
+    loss.backward(retain_graph=True)
+    SGD([W], lr=0.1).step()
+    x.cleargrad()
+    with pytest.raises(RuntimeError, match="제자리에서 고쳐졌습니다"):
+        loss.backward()
+
+
+@pytest.mark.parametrize("make_view", VIEWS.values(), ids=VIEWS.keys())
+def test_a_view_reads_the_version_of_its_base(make_view):
+    W = _weight()
+    view = make_view(W)
+    assert view.version == W.version == 0
+    W.grad = np.ones_like(W.data)
+    SGD([W], lr=1.0).step()
+    assert view.version == W.version == 1
+
+
+def test_copies_do_not_share_the_version():
+    # 복사본은 W가 바뀌어도 순전파 때의 값 그대로이므로 멈출 까닭이 없습니다(PyTorch와 같음).
+    W = _weight()
+    copies = [W[np.array([0, 1])], W.T.reshape(4), W * 1.0]
+    x = Variable(np.ones(2))
+    loss = tg.sum(x * copies[0][0]) + tg.sum(copies[1]) + tg.sum(copies[2])
+    loss.backward(retain_graph=True)
+    W.grad = np.ones_like(W.data)
+    SGD([W], lr=1.0).step()
+    assert [c.version for c in copies] == [0, 0, 0]
+    x.cleargrad()
+    loss.backward()
+    np.testing.assert_array_equal(x.grad, [1.0, 2.0])
