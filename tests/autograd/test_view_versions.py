@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pytest
 from korean_messages import korean_instruction
@@ -94,3 +96,28 @@ def test_copies_do_not_share_the_version():
     x.cleargrad()
     loss.backward()
     np.testing.assert_array_equal(x.grad, [1.0, 2.0])
+
+
+def test_detach_shares_the_version_with_its_source():
+    W = Parameter(np.array([1.0, 2.0]), name="W")
+    x = Variable(np.array([1.0, 1.0]))
+    loss = tg.sum(x * W.detach())
+    loss.backward(retain_graph=True)
+    np.testing.assert_array_equal(x.grad, [1.0, 2.0])
+    # W는 detach 너머라 미분값을 받지 않았습니다: step이 건너뛰지 않게 넣어 둡니다.
+    W.grad = np.ones(2)
+    SGD([W], lr=10.0).step()
+    assert W.detach().version == W.version == 1
+    x.cleargrad()
+    with pytest.raises(RuntimeError, match="제자리에서 고쳐졌습니다"):
+        loss.backward()
+
+
+def test_detach_does_not_keep_the_old_graph_alive(gc_disabled):
+    # 잘린 역전파(truncated BPTT)가 detach로 앞 그래프를 놓아 주는 것은 그대로여야 합니다.
+    x = Variable(np.ones(3))
+    h = tg.tanh(x * 2.0)
+    graph = weakref.ref(h.creator)
+    h = h.detach()
+    assert graph() is None
+    assert not h.requires_grad and h.creator is None

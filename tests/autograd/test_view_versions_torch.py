@@ -27,6 +27,8 @@ MAKERS = {
     "broadcast_to": (lambda W: tg.broadcast_to(W, (3, 2, 2)), lambda W: W.expand(3, 2, 2)),
     "W.T[0]": (lambda W: W.T[0], lambda W: W.T[0]),
     "W.reshape(oc, -1).T": (lambda W: W.reshape(1, -1).T, lambda W: W.reshape(1, -1).T),
+    "detach": (lambda W: W.detach(), lambda W: W.detach()),
+    "W.T.detach()": (lambda W: W.T.detach(), lambda W: W.T.detach()),
     # 복사본
     "index array": (lambda W: W[np.array([1, 0])], lambda W: W[torch.tensor([1, 0])]),
     "reshape of W.T": (lambda W: W.T.reshape(4), lambda W: W.T.reshape(4)),
@@ -75,4 +77,4 @@ def test_stops_exactly_where_pytorch_stops(ours, theirs):
 
 def test_the_table_has_both_outcomes():
     outcomes = [_torch(theirs) for _, theirs in MAKERS.values()]
-    assert outcomes.count("stops") == 8 and len(outcomes) == 11
+    assert outcomes.count("stops") == 10 and len(outcomes) == 13

@@ -208,8 +208,13 @@ class Variable:
             func.needs_input_grad = tuple(needs)
 
     def detach(self) -> Variable:
-        """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach)."""
-        return Variable(self.data, requires_grad=False)
+        """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach).
+
+        data를 함께 쓰므로 버전도 함께 씁니다: 원본을 고치면 detach한 변수를 붙잡은 그래프도 멈춥니다.
+        """
+        detached = Variable(self.data, requires_grad=False)
+        share_version(detached, self)
+        return detached
 
     # --8<-- [end:unchain]
 
