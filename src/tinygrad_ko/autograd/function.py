@@ -196,14 +196,13 @@ class Function:
     def inputs(self) -> list[Variable | None] | None:
         """입력 변수들. 붙잡지 않은 중간 변수가 이미 사라졌으면 그 자리는 None입니다.
 
-        역전파가 그래프를 놓아 주었으면 None입니다(책과 같음).
+        역전파가 그래프를 놓아 주었으면 None입니다(책과 같음). 상수(파이썬 수, 배열)는 읽을 때마다 새
+        상수 변수로 감싸 보여 줍니다. 그래프에 적힌 상수는 그대로 두므로, 읽어도 역전파의 결과(dtype과
+        마지막 자리)가 바뀌지 않습니다.
         """
         edges = self.edges
         if edges is None:
             return None
-        for i, edge in enumerate(edges):
-            if not isinstance(edge, tuple | Variable):
-                edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다(그림에서 같은 노드).
         return [_input_of(edge) for edge in edges]
 
     @property
@@ -329,7 +328,9 @@ def _input_of(edge: object) -> Variable | None:
     if isinstance(edge, tuple):  # (창조자, 출력 번호): 살아 있으면 그 변수, 사라졌으면 None
         creator, index = edge
         return creator.outputs[index]()
-    return edge
+    if isinstance(edge, Variable):
+        return edge
+    return constant(edge)  # 상수: 보여 줄 때만 감쌉니다(그래프의 값은 그대로)
 
 
 def output_index(creator: Function, x: Variable) -> int:
