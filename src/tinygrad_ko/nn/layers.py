@@ -141,13 +141,19 @@ def save_target(path: str | os.PathLike) -> Path:
     """저장할 실제 파일. 심볼릭 링크면 링크를 두고 그 링크가 가리키는 파일에 씁니다(np.savez와 같음).
 
     쓰기 전에 폴더가 있는지, 경로가 폴더 자체가 아닌지 봅니다. 그래야 오류가 임시 파일의 이름이 아니라
-    받은 경로를 말하고, 오래 걸리는 일을 하기 전에(학습 전에) 확인할 수 있습니다.
+    받은 경로를 말하고, 오래 걸리는 일을 하기 전에(학습 전에) 확인할 수 있습니다. 장치 파일(`/dev/null`)과
+    FIFO는 거부합니다: 임시 파일을 그 자리에 바꿔 넣으면 장치 파일이 보통 파일로 바뀝니다.
     """
     given = Path(path)
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
     if target.is_dir() or not target.name:
         raise IsADirectoryError(
             f"{given}은(는) 폴더입니다. 폴더 안의 파일 이름(예: {given / 'model.npz'})을 주세요."
+        )
+    if target.exists() and not target.is_file():
+        raise OSError(
+            f"{given}은(는) 보통 파일이 아닙니다({_file_kind(target)}). 저장은 임시 파일에 다 쓴 뒤 그 자리에 "
+            f"바꿔 넣으므로, 이 파일이 보통 파일로 바뀌어 사라집니다. 보통 파일의 경로(예: model.npz)를 주세요."
         )
     folder = target.parent
     if not folder.is_dir():
@@ -159,6 +165,15 @@ def save_target(path: str | os.PathLike) -> Path:
     ):
         raise PermissionError(f"{given}에 쓸 권한이 없습니다. 쓸 수 있는 폴더의 경로를 주세요.")
     return target
+
+
+def _file_kind(path: Path) -> str:
+    mode = os.stat(path).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "/dev/null 같은 장치 파일"
+    if stat.S_ISFIFO(mode):
+        return "FIFO(이름 있는 파이프)"
+    return "소켓" if stat.S_ISSOCK(mode) else "특수 파일"
 
 
 def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:

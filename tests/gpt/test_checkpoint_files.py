@@ -1,0 +1,66 @@
+"""GPT 체크포인트가 손대면 안 되는 파일: 장치 파일과 FIFO, 체크포인트가 아닌 .json, 학습이 망가진 뒤의
+예전 체크포인트. 그리고 읽을 수 없는 설정 파일과 가중치 파일을 한국어로 거부하는지(이슈 35).
+
+`--out /dev/null`은 진짜 /dev/null 대신 tmp_path 안에 만든 FIFO와 장치 파일로 봅니다.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+import pytest
+
+from tinygrad_ko.gpt.checkpoint import save_checkpoint, sidecar_path
+from tinygrad_ko.gpt.config import GPTConfig, init_weights
+from tinygrad_ko.gpt.data import korean_tokenizer
+
+from .test_cli import ENGLISH, files_in, run
+
+KO = GPTConfig(korean_tokenizer().vocab_size)
+unix_only = pytest.mark.skipif(
+    sys.platform == "win32", reason="FIFO와 장치 파일은 유닉스에만 있습니다"
+)
+
+
+def make_special(path, kind):
+    if kind == "fifo":
+        os.mkfifo(path)
+        return stat.S_ISFIFO
+    try:  # /dev/null과 같은 문자 장치(1, 3). root만 만들 수 있습니다.
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("장치 파일을 만들 권한이 없습니다(root가 아님): FIFO 시험이 같은 길을 봅니다")
+    return stat.S_ISCHR
+
+
+@unix_only
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_save_checkpoint_refuses_a_special_file_and_writes_no_sidecar(tmp_path, kind):
+    target = tmp_path / "null"
+    is_kind = make_special(target, kind)
+    with pytest.raises(OSError, match="보통 파일이 아닙니다"):
+        save_checkpoint(target, KO, init_weights(KO, 0), {"data": "ko"})
+    assert is_kind(os.lstat(target).st_mode)
+    assert files_in(tmp_path) == ["null"]  # null.json도, 임시 파일도 없습니다
+
+
+@unix_only
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_train_out_a_special_file_is_refused_before_training(tmp_path, kind):
+    is_kind = make_special(tmp_path / "null", kind)
+    result = run("train", "--steps", "2", "--out", "null", cwd=tmp_path)
+    assert result.returncode == 1 and "보통 파일이 아닙니다" in result.stderr, result.stderr
+    assert "steps/s" not in result.stderr and not ENGLISH.search(result.stderr)
+    assert is_kind(os.lstat(tmp_path / "null").st_mode)
+    assert files_in(tmp_path) == ["null"]
+
+
+@unix_only
+def test_a_special_sidecar_is_refused_too(tmp_path):
+    os.mkfifo(sidecar_path(tmp_path / "w.npz"))
+    with pytest.raises(OSError, match="보통 파일이 아닙니다"):
+        save_checkpoint(tmp_path / "w.npz", KO, init_weights(KO, 0), {"data": "ko"})
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "w.npz.json").st_mode)
+    assert files_in(tmp_path) == ["w.npz.json"]
