@@ -11,6 +11,7 @@ import stat
 import sys
 
 import pytest
+from crafted_files import craft, npy
 
 from tinygrad_ko.gpt.checkpoint import save_checkpoint, sidecar_path
 from tinygrad_ko.gpt.config import GPTConfig, init_weights
@@ -64,3 +65,14 @@ def test_a_special_sidecar_is_refused_too(tmp_path):
         save_checkpoint(tmp_path / "w.npz", KO, init_weights(KO, 0), {"data": "ko"})
     assert stat.S_ISFIFO(os.lstat(tmp_path / "w.npz.json").st_mode)
     assert files_in(tmp_path) == ["w.npz.json"]
+
+
+def test_sample_refuses_weights_whose_header_claims_2_to_the_40_elements(tmp_path):
+    path = tmp_path / "gpt-ko.npz"
+    save_checkpoint(path, KO, init_weights(KO, 0), {"data": "ko"})
+    craft(path, {"wte": npy((2**40,))})
+    assert path.stat().st_size < 400
+    result = run("sample", "--weights", path.name, "--n", "1", cwd=tmp_path)
+    assert result.returncode == 1 and "가중치 파일(.npz)로 읽을 수 없습니다" in result.stderr
+    assert path.name in result.stderr and "MemoryError" not in result.stderr
+    assert not ENGLISH.search(result.stderr), result.stderr

@@ -23,6 +23,7 @@ import numpy as np
 from .._checks import check_count
 from ..autograd.variable import Parameter, Variable
 from ..functions.matrix import linear
+from .npz_header import BadHeader, read_npz_header
 
 __all__ = ["Layer", "Linear"]
 
@@ -211,10 +212,12 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
             f"가중치 파일이 없습니다: {path}. 경로를 확인하거나, 먼저 save_weights로 저장하세요."
         )
     try:
-        loaded = np.load(path, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):  # .npy 배열 하나
+        # zip이 아니면(.npy 배열 하나, 글 파일) 읽지 않습니다: np.load는 .npy의 머리말을 믿고 자리부터 잡습니다.
+        if not zipfile.is_zipfile(path):
             raise ValueError("npz가 아닙니다")
-        with loaded:
+        # 머리말이 말하는 크기가 파일에 들어 있을 수 있는지 먼저 봅니다(거짓이면 BadHeader).
+        read_npz_header(path)
+        with np.load(path, allow_pickle=False) as loaded:
             return {name: loaded[name] for name in loaded.files}
     except PermissionError as error:  # 망가진 파일이 아니라 권한 문제이므로 그렇게 말합니다.
         raise PermissionError(
@@ -222,9 +225,14 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
         ) from error
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
         raise ValueError(
-            f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({type(error).__name__}). "
+            f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({_reason(error)}). "
             f"save_weights로 저장한 파일을 주세요."
         ) from error
+
+
+def _reason(error: BaseException) -> str:
+    """읽지 못한 까닭: 머리말 검사가 한국어로 말한 것은 그대로, 그 밖에는 예외의 이름만(영어 문장을 옮기지 않게)."""
+    return str(error) if isinstance(error, BadHeader) else type(error).__name__
 
 
 def _loaded_data(root: Layer, name: str, param: Parameter, data: np.ndarray) -> np.ndarray:
