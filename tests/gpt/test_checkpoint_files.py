@@ -14,10 +14,10 @@ import pytest
 from crafted_files import craft, npy
 
 from tinygrad_ko.gpt.checkpoint import save_checkpoint, sidecar_path
-from tinygrad_ko.gpt.config import GPTConfig, init_weights
+from tinygrad_ko.gpt.config import GPTConfig, init_weights, weight_count, weight_shapes
 from tinygrad_ko.gpt.data import korean_tokenizer
 
-from .test_cli import ENGLISH, files_in, run
+from .test_cli import ENGLISH, edit_meta, files_in, run
 
 KO = GPTConfig(korean_tokenizer().vocab_size)
 unix_only = pytest.mark.skipif(
@@ -76,3 +76,43 @@ def test_sample_refuses_weights_whose_header_claims_2_to_the_40_elements(tmp_pat
     assert result.returncode == 1 and "가중치 파일(.npz)로 읽을 수 없습니다" in result.stderr
     assert path.name in result.stderr and "MemoryError" not in result.stderr
     assert not ENGLISH.search(result.stderr), result.stderr
+
+
+# --- 설정 파일이 터무니없는 크기를 말할 때 -------------------------------------------------------
+def test_weight_count_is_the_number_of_weight_shapes():
+    for n_layer in (1, 2, 5):
+        config = GPTConfig(KO.vocab_size, n_layer=n_layer)
+        assert weight_count(config) == len(weight_shapes(config))
+
+
+def _limited_memory(limit):
+    """자식 프로세스의 주소 공간을 limit바이트로 묶습니다(고치기 전의 코드가 기계의 메모리를 다 쓰지 않게)."""
+    import resource
+
+    def apply():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+@unix_only
+@pytest.mark.parametrize("n_layer", [3_000_000, 30_000_000])
+def test_a_sidecar_claiming_millions_of_layers_is_refused_before_building_them(tmp_path, n_layer):
+    path = tmp_path / "gpt-ko.npz"
+    save_checkpoint(path, KO, init_weights(KO, 0), {"data": "ko"})
+    edit_meta(path, lambda info: info["config"].update(n_layer=n_layer))
+    assert sidecar_path(path).stat().st_size < 400
+    # 1.5 GB면 NumPy를 가져오고 이 작은 모델로 이름을 뽑기에 넉넉합니다. 고치기 전에는 이름과 모양을 층마다
+    # 만들다 이 한도에서 MemoryError로 끝났습니다(이슈 35의 측정: 한도 없이 147초, 5.9 GB).
+    result = run(
+        "sample",
+        "--weights",
+        path.name,
+        "--n",
+        "1",
+        cwd=tmp_path,
+        preexec_fn=_limited_memory(1_500_000_000),
+    )
+    assert result.returncode == 1, result.stderr
+    assert "맞지 않습니다" in result.stderr and f"n_layer={n_layer:,}" in result.stderr
+    assert path.name in result.stderr and not ENGLISH.search(result.stderr), result.stderr

@@ -24,7 +24,7 @@ import numpy as np
 
 from tinygrad_ko.nn.layers import _read_npz, save_target, write_beside
 
-from .config import GPTConfig, weight_shapes
+from .config import GPTConfig, weight_count, weight_shapes
 
 __all__ = ["load_checkpoint", "save_checkpoint", "sidecar_path"]
 
@@ -134,21 +134,33 @@ def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.nd
     info = _read_info(sidecar)
     config = _read_config(info.pop("config", None), sidecar)
     _check_data(info.get("data"), config, f"설정 파일 {sidecar}")
-    arrays = _read_npz(path)  # .npz가 아니면 그 파일을 말하는 한국어 오류
-    shapes = weight_shapes(config)
-    problems = [
-        f"{name}: 설정으로는 {shape}, 파일에는 {arrays[name].shape if name in arrays else '없음'}"
-        for name, shape in shapes.items()
-        if name not in arrays or arrays[name].shape != shape
-    ]
-    problems += [f"{name}: 설정에 없는 배열" for name in arrays if name not in shapes]
+    # 배열의 모양은 데이터를 읽기 전에 머리말로 봅니다. .npz가 아니면 그 파일을 말하는 한국어 오류.
+    arrays = _read_npz(path, lambda found: _check_shapes(found, config, path, sidecar))
+    return config, TensorGPT(config, arrays).state_dict(), info
+
+
+def _check_shapes(found: dict[str, tuple], config: GPTConfig, path: Path, sidecar: Path) -> None:
+    """파일의 배열(이름 -> 모양)이 설정과 맞는지. 배열 수부터 봅니다: 설정 파일이 n_layer를 3,000,000으로
+    말해도 그만큼의 이름과 모양을 만들기 전에(수 초와 수 GB) 거부합니다."""
+    expected = weight_count(config)
+    if len(found) != expected:
+        problems = [
+            f"파일에는 배열 {len(found):,}개, config(n_layer={config.n_layer:,})로는 {expected:,}개"
+        ]
+    else:
+        shapes = weight_shapes(config)
+        problems = [
+            f"{name}: 설정으로는 {shape}, 파일에는 {found.get(name, '없음')}"
+            for name, shape in shapes.items()
+            if found.get(name) != shape
+        ]
+        problems += [f"{name}: 설정에 없는 배열" for name in found if name not in shapes]
     if problems:
         raise ValueError(
             f"가중치 파일 {path}이(가) 설정 파일 {sidecar}의 config와 맞지 않습니다"
             f"({'; '.join(problems[:3])}{' …' if len(problems) > 3 else ''}). "
             "같은 train 실행이 함께 저장한 두 파일을 쓰세요."
         )
-    return config, TensorGPT(config, arrays).state_dict(), info
 
 
 def _missing_message(path: Path, sidecar: Path) -> str:

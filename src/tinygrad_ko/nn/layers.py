@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -206,19 +207,34 @@ def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
     return temporary
 
 
-def _read_npz(path: Path) -> dict[str, np.ndarray]:
+def _read_npz(
+    path: Path, check_shapes: Callable[[dict[str, tuple[int, ...]]], None] | None = None
+) -> dict[str, np.ndarray]:
+    """가중치 파일의 배열들. `check_shapes`를 주면 데이터를 읽기 전에 머리말의 모양(이름 -> 모양)으로
+    부릅니다: 모양이 맞지 않는 파일을 큰 배열을 읽기 전에 거부할 수 있습니다."""
     if not path.is_file():
         raise FileNotFoundError(
             f"가중치 파일이 없습니다: {path}. 경로를 확인하거나, 먼저 save_weights로 저장하세요."
         )
-    try:
+    with _unreadable_weights(path):
         # zip이 아니면(.npy 배열 하나, 글 파일) 읽지 않습니다: np.load는 .npy의 머리말을 믿고 자리부터 잡습니다.
-        if not zipfile.is_zipfile(path):
-            raise ValueError("npz가 아닙니다")
+        # zip인지는 np.load처럼 첫 바이트로 봅니다(zipfile.is_zipfile은 읽기 권한 오류도 삼킵니다).
+        with open(path, "rb") as file:
+            if file.read(4) not in (b"PK\x03\x04", b"PK\x05\x06"):
+                raise ValueError("npz가 아닙니다")
         # 머리말이 말하는 크기가 파일에 들어 있을 수 있는지 먼저 봅니다(거짓이면 BadHeader).
-        read_npz_header(path)
-        with np.load(path, allow_pickle=False) as loaded:
-            return {name: loaded[name] for name in loaded.files}
+        header = read_npz_header(path)
+    if check_shapes is not None:
+        check_shapes({name: shape for name, (shape, _) in header.items()})
+    with _unreadable_weights(path), np.load(path, allow_pickle=False) as loaded:
+        return {name: loaded[name] for name in loaded.files}
+
+
+@contextlib.contextmanager
+def _unreadable_weights(path: Path) -> Iterator[None]:
+    """가중치 파일을 읽다 난 오류를 그 파일을 말하는 한국어 오류로 바꿉니다."""
+    try:
+        yield
     except PermissionError as error:  # 망가진 파일이 아니라 권한 문제이므로 그렇게 말합니다.
         raise PermissionError(
             f"가중치 파일 {path}을(를) 읽을 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인해 주세요."
