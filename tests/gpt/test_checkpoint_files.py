@@ -116,3 +116,39 @@ def test_a_sidecar_claiming_millions_of_layers_is_refused_before_building_them(t
     assert result.returncode == 1, result.stderr
     assert "맞지 않습니다" in result.stderr and f"n_layer={n_layer:,}" in result.stderr
     assert path.name in result.stderr and not ENGLISH.search(result.stderr), result.stderr
+
+
+# --- 발산한 학습은 예전 체크포인트를 덮어쓰지 않습니다 ----------------------------------------------
+def _pair_bytes(path):
+    return path.read_bytes(), sidecar_path(path).read_bytes()
+
+
+@pytest.mark.parametrize("lr", ["1e300", "1e308"])
+def test_a_diverging_training_stops_and_keeps_the_previous_pair(tmp_path, lr):
+    path = tmp_path / "gpt-ko.npz"
+    save_checkpoint(path, KO, init_weights(KO, 0), {"data": "ko", "steps": 0, "losses": []})
+    before = _pair_bytes(path)
+    result = run("train", "--steps", "3", "--lr", lr, "--out", path.name, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "손실" in result.stderr and "--lr" in result.stderr, result.stderr
+    assert not ENGLISH.search(result.stderr), result.stderr
+    assert "저장했습니다" not in result.stdout
+    assert _pair_bytes(path) == before  # 고치기 전: NaN 가중치로 덮어쓰고 종료 코드 0
+    assert files_in(tmp_path) == ["gpt-ko.npz", "gpt-ko.npz.json"]
+
+
+def test_train_stops_at_the_first_non_finite_loss():
+    from tinygrad_ko.gpt.training import train
+
+    class Diverging:
+        def __init__(self):
+            self.calls = 0
+
+        def step(self, ids, lr):
+            self.calls += 1
+            return [2.5, float("inf"), float("nan")][self.calls - 1]
+
+    engine = Diverging()
+    with pytest.raises(FloatingPointError, match="2번째 스텝의 손실이 inf") as info:
+        train(engine, ["가"], korean_tokenizer(), 3, lr=0.5)
+    assert engine.calls == 2 and "lr" in str(info.value)
