@@ -152,3 +152,38 @@ def test_train_stops_at_the_first_non_finite_loss():
     with pytest.raises(FloatingPointError, match="2번째 스텝의 손실이 inf") as info:
         train(engine, ["가"], korean_tokenizer(), 3, lr=0.5)
     assert engine.calls == 2 and "lr" in str(info.value)
+
+
+# --- 체크포인트가 아닌 파일은 덮어쓰지 않습니다 ------------------------------------------------------
+@pytest.mark.parametrize("name", ["package", "config", "data"])
+def test_train_out_refuses_to_overwrite_a_json_that_is_not_a_checkpoints(tmp_path, name):
+    other = tmp_path / f"{name}.json"
+    other.write_text('{"name": "my-app", "version": "1.0.0"}\n', "utf-8")
+    result = run("train", "--steps", "2", "--out", name, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{name}.json" in result.stderr and "체크포인트" in result.stderr, result.stderr
+    assert "steps/s" not in result.stderr and not ENGLISH.search(result.stderr)
+    assert other.read_text("utf-8") == '{"name": "my-app", "version": "1.0.0"}\n'
+    assert files_in(tmp_path) == [f"{name}.json"]
+
+
+def test_train_out_refuses_to_overwrite_a_file_that_is_not_weights(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("지우면 안 되는 메모\n", "utf-8")
+    result = run("train", "--steps", "2", "--out", "notes.txt", cwd=tmp_path)
+    assert result.returncode == 1 and "notes.txt" in result.stderr, result.stderr
+    assert notes.read_text("utf-8") == "지우면 안 되는 메모\n"
+    assert files_in(tmp_path) == ["notes.txt"]
+
+
+def test_save_checkpoint_refuses_too_and_still_replaces_its_own_pair(tmp_path):
+    (tmp_path / "config.json").write_text("[1, 2, 3]", "utf-8")
+    with pytest.raises(FileExistsError, match="체크포인트"):
+        save_checkpoint(tmp_path / "config", KO, init_weights(KO, 0), {"data": "ko"})
+    assert (tmp_path / "config.json").read_text("utf-8") == "[1, 2, 3]"
+    path = tmp_path / "gpt-ko.npz"
+    save_checkpoint(path, KO, init_weights(KO, 0), {"data": "ko", "steps": 0})
+    save_checkpoint(
+        path, KO, init_weights(KO, 1), {"data": "ko", "steps": 1}
+    )  # 자기 짝은 덮어씁니다
+    assert '"steps": 1' in sidecar_path(path).read_text("utf-8")

@@ -26,7 +26,7 @@ from tinygrad_ko.nn.layers import _read_npz, save_target, write_beside
 
 from .config import GPTConfig, weight_count, weight_shapes
 
-__all__ = ["load_checkpoint", "save_checkpoint", "sidecar_path"]
+__all__ = ["load_checkpoint", "save_checkpoint", "save_targets", "sidecar_path"]
 
 CONFIG_FIELDS = tuple(f.name for f in fields(GPTConfig))
 
@@ -79,8 +79,7 @@ def save_checkpoint(
             "덮어쓰지 않게). meta에서 'config'를 빼세요."
         )
     _check_data(meta.get("data"), config, "meta")
-    weights_file = save_target(_weights_path(path))
-    config_file = save_target(sidecar_path(path))
+    weights_file, config_file = save_targets(path)
     arrays = TensorGPT(config, weights).state_dict()  # 설정과 모양이 맞는지도 여기서 봅니다
     text = json.dumps(
         {"config": asdict(config), **meta}, ensure_ascii=False, indent=1, default=_to_json
@@ -94,6 +93,46 @@ def save_checkpoint(
         for temporary in staged:
             if temporary.exists():
                 temporary.unlink()
+
+
+def save_targets(path: str | os.PathLike) -> tuple[Path, Path]:
+    """체크포인트 짝이 쓸 두 파일(가중치, 설정). 쓸 수 있는지와, 이미 있는 파일이 체크포인트의 것인지 봅니다.
+
+    `train --out package`는 설정을 `package.json`에 씁니다. 그 자리에 체크포인트가 아닌 파일(프로젝트의
+    package.json, config.json)이 있으면 덮어써서 잃게 되므로, 학습을 시작하기 전에 거부합니다.
+    """
+    weights, config = save_target(_weights_path(path)), save_target(sidecar_path(path))
+    if _has_content(weights) and not _is_npz(weights):
+        raise FileExistsError(
+            f"{weights}은(는) 가중치 파일(.npz)이 아닌데 이미 있습니다. 덮어쓰면 그 내용을 잃으므로 저장하지 "
+            f"않습니다. 다른 이름(예: --out gpt-ko.npz)을 주거나, 지워도 되는 파일이면 지운 뒤 다시 하세요."
+        )
+    if _has_content(config) and not _is_checkpoint_sidecar(config):
+        raise FileExistsError(
+            f"{config}은(는) 체크포인트의 설정 파일이 아닌데 이미 있습니다(가중치 {weights}의 설정은 이름 끝에 "
+            f".json을 붙인 이 파일에 씁니다). 덮어쓰면 그 내용을 잃으므로 저장하지 않습니다. 다른 이름(예: "
+            f"--out gpt-ko.npz)을 주거나, 지워도 되는 파일이면 지운 뒤 다시 하세요."
+        )
+    return weights, config
+
+
+def _has_content(path: Path) -> bool:
+    return path.is_file() and path.stat().st_size > 0
+
+
+def _is_npz(path: Path) -> bool:
+    """zip의 첫 바이트인지(np.load가 .npz를 알아보는 방법과 같음)."""
+    with open(path, "rb") as file:
+        return file.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _is_checkpoint_sidecar(path: Path) -> bool:
+    """save_checkpoint가 쓴 설정 파일인지: 'config' 사전을 가진 JSON 사전."""
+    try:
+        info = _read_info(path)
+    except ValueError:
+        return False
+    return isinstance(info.get("config"), dict)
 
 
 def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Path) -> None:

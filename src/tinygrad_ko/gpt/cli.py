@@ -16,10 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tinygrad_ko.nn.layers import save_target
-
 from .arguments import KoreanArgumentParser, finite_float, integer
-from .checkpoint import load_checkpoint, save_checkpoint, sidecar_path
+from .checkpoint import load_checkpoint, save_checkpoint, save_targets, sidecar_path
 from .config import GPTConfig, init_weights
 from .data import load_names
 from .sampling import iter_names
@@ -121,9 +119,8 @@ def make_engine(kind: str, config: GPTConfig, weights):
 
 def cmd_train(args: argparse.Namespace) -> None:
     out = args.out or Path(f"gpt-{args.data}.npz")
-    # 학습 전에 두 파일을 쓸 수 있는지 봅니다(몇 분 학습한 뒤에 폴더가 없다고 알리지 않게).
-    save_target(out)
-    save_target(sidecar_path(out))
+    # 학습 전에 두 파일을 쓸 수 있는지, 덮어써도 되는지 봅니다(몇 분 학습한 뒤에 알리지 않게).
+    save_targets(out)
     names, tokenizer = load_names(args.data)
     config = GPTConfig(tokenizer.vocab_size)
     engine, state = make_engine(args.engine, config, init_weights(config, args.seed))
