@@ -187,3 +187,38 @@ def test_save_checkpoint_refuses_too_and_still_replaces_its_own_pair(tmp_path):
         path, KO, init_weights(KO, 1), {"data": "ko", "steps": 1}
     )  # 자기 짝은 덮어씁니다
     assert '"steps": 1' in sidecar_path(path).read_text("utf-8")
+
+
+# --- 읽을 수 없는 설정 파일 ----------------------------------------------------------------------
+HOSTILE_SIDECARS = {
+    "nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
+    "nested dicts": '{"a":' * 100_000 + "1" + "}" * 100_000,
+    "100,000-digit number": '{"config": {"vocab_size": 68, "n_layer": '
+    + "9" * 100_000
+    + '}, "data": "ko"}',
+    "100,000-digit meta": '{"config": {"vocab_size": 68}, "data": "ko", "steps": '
+    + "1" * 100_000
+    + "}",
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_SIDECARS.values(), ids=HOSTILE_SIDECARS.keys())
+def test_a_hostile_sidecar_gets_the_korean_cannot_read_error(tmp_path, text):
+    path = tmp_path / "gpt-ko.npz"
+    save_checkpoint(path, KO, init_weights(KO, 0), {"data": "ko"})
+    sidecar_path(path).write_text(text, "utf-8")
+    result = run("sample", "--weights", path.name, "--n", "1", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert result.stderr.startswith("오류: ") and "읽지 못했습니다" in result.stderr, result.stderr
+    assert sidecar_path(path).name in result.stderr
+    assert "RecursionError" not in result.stderr and not ENGLISH.search(result.stderr)
+    assert "digits" not in result.stderr and "limit" not in result.stderr
+
+
+def test_train_out_over_a_hostile_sidecar_is_refused_not_crashed(tmp_path):
+    sidecar_path(tmp_path / "w.npz").write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+    result = run("train", "--steps", "2", "--out", "w.npz", cwd=tmp_path)
+    assert result.returncode == 1 and "체크포인트의 설정 파일이 아닌데" in result.stderr, (
+        result.stderr
+    )
+    assert not ENGLISH.search(result.stderr)

@@ -228,6 +228,16 @@ def _read_info(sidecar: Path) -> dict:
         raise ValueError(
             f"설정 파일 {sidecar}이(가) UTF-8 글이 아닙니다. train이 저장한 .json 파일을 주세요."
         ) from None
+    except RecursionError:  # 괄호 10만 겹: 파이썬의 JSON 해석기가 재귀 한도에 닿습니다
+        raise ValueError(
+            f"설정 파일 {sidecar}을(를) 읽지 못했습니다: 괄호가 너무 깊게 겹쳐 있습니다. train이 저장한 "
+            ".json 파일을 주세요."
+        ) from None
+    except ValueError:  # 수천 자리의 정수: 파이썬이 정수로 바꾸기를 거부합니다(영어 메시지)
+        raise ValueError(
+            f"설정 파일 {sidecar}을(를) 읽지 못했습니다: 너무 긴 수(수천 자리)가 있습니다. train이 저장한 "
+            ".json 파일을 주세요."
+        ) from None
     if not isinstance(info, dict):
         raise ValueError(
             f"설정 파일 {sidecar}의 내용이 사전({{...}})이 아니라 {type(info).__name__}입니다. "
