@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import threading
 
+import numpy as np
 import pytest
 from crafted_files import craft, npy
 
-from tinygrad_ko.gpt.checkpoint import save_checkpoint, sidecar_path
+from tinygrad_ko.gpt.checkpoint import load_checkpoint, save_checkpoint, sidecar_path
 from tinygrad_ko.gpt.config import GPTConfig, init_weights, weight_count, weight_shapes
 from tinygrad_ko.gpt.data import korean_tokenizer
 
@@ -222,3 +224,69 @@ def test_train_out_over_a_hostile_sidecar_is_refused_not_crashed(tmp_path):
         result.stderr
     )
     assert not ENGLISH.search(result.stderr)
+
+
+# --- 같은 경로에 동시에 저장하고 읽기 ---------------------------------------------------------------
+def _pause_between_the_two_replaces(monkeypatch, paused, resume):
+    """스레드 "A"의 저장이 가중치를 바꿔 넣은 뒤, 설정을 바꿔 넣기 전에 멈추게 합니다(다른 스레드가 끼어들 틈).
+
+    자물쇠가 있으면 끼어든 스레드는 A가 끝나기를 기다리므로 resume은 오지 않고, A는 1초 뒤에 계속합니다.
+    """
+    from tinygrad_ko.gpt import checkpoint as checkpoint_module
+
+    real_replace = os.replace
+
+    def replace(source, target):
+        real_replace(source, target)
+        if threading.current_thread().name == "A" and str(target).endswith(".npz"):
+            paused.set()
+            resume.wait(timeout=1.0)
+
+    monkeypatch.setattr(checkpoint_module.os, "replace", replace)
+
+
+def _save(path, seed):
+    save_checkpoint(path, KO, init_weights(KO, seed), {"data": "ko", "steps": seed})
+
+
+def _matches_its_own_meta(path):
+    _, weights, info = load_checkpoint(path)
+    expected = init_weights(KO, info["steps"])
+    return all(np.array_equal(weights[name], expected[name]) for name in expected)
+
+
+@unix_only
+def test_two_saves_to_the_same_path_leave_one_whole_pair(tmp_path, monkeypatch):
+    path = tmp_path / "w.npz"
+    paused, resume = threading.Event(), threading.Event()
+    _pause_between_the_two_replaces(monkeypatch, paused, resume)
+    first = threading.Thread(target=_save, args=(path, 1), name="A")
+    first.start()
+    assert paused.wait(timeout=60)
+    second = threading.Thread(target=lambda: (_save(path, 2), resume.set()), name="B")
+    second.start()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    monkeypatch.undo()
+    # 고치기 전: 가중치는 B(시드 2), 설정은 A(steps 1)인 짝이 남았습니다.
+    assert _matches_its_own_meta(path)
+    assert files_in(tmp_path) == ["w.npz", "w.npz.json"]  # 임시 파일과 예비 파일도 남지 않았습니다
+
+
+@unix_only
+def test_loading_while_a_save_replaces_the_pair_reads_one_whole_pair(tmp_path, monkeypatch):
+    path = tmp_path / "w.npz"
+    _save(path, 1)
+    paused, resume = threading.Event(), threading.Event()
+    _pause_between_the_two_replaces(monkeypatch, paused, resume)
+    saving = threading.Thread(target=_save, args=(path, 2), name="A")
+    saving.start()
+    assert paused.wait(timeout=60)
+    seen = []
+    reading = threading.Thread(
+        target=lambda: (seen.append(_matches_its_own_meta(path)), resume.set())
+    )
+    reading.start()
+    saving.join(timeout=60)
+    reading.join(timeout=60)
+    assert seen == [True]  # 고치기 전: 새 가중치(시드 2)와 예전 설정(steps 1)을 함께 읽었습니다

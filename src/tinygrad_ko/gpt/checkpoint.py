@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import shutil
+from collections.abc import Iterator
 from dataclasses import asdict, fields
 from pathlib import Path
 
@@ -88,7 +90,8 @@ def save_checkpoint(
     try:
         staged.append(write_beside(weights_file, lambda f: np.savez_compressed(f, **arrays)))
         staged.append(write_beside(config_file, lambda f: f.write(text.encode("utf-8"))))
-        _replace_pair(staged[0], weights_file, staged[1], config_file)
+        with _pair_lock(weights_file, exclusive=True):
+            _replace_pair(staged[0], weights_file, staged[1], config_file)
     finally:
         for temporary in staged:
             if temporary.exists():
@@ -135,6 +138,30 @@ def _is_checkpoint_sidecar(path: Path) -> bool:
     return isinstance(info.get("config"), dict)
 
 
+@contextlib.contextmanager
+def _pair_lock(weights: Path, exclusive: bool) -> Iterator[None]:
+    """짝을 바꿔 넣는 저장(exclusive)과 짝을 읽는 일을 같은 폴더에서 하나씩 합니다(다른 프로세스와도).
+
+    두 저장이 동시에 바꿔 넣으면 한쪽의 가중치와 다른 쪽의 설정이 짝으로 남습니다. 폴더에 거는 flock이라
+    자물쇠 파일이 남지 않고, 프로세스가 죽으면 풀립니다. fcntl이 없는 Windows에서는 잠그지 않습니다.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        folder = os.open(weights.parent, os.O_RDONLY)
+    except OSError:  # 없는 폴더나 읽을 수 없는 폴더: 잠그지 않고, 그 뒤의 일이 한국어로 알립니다
+        yield
+        return
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(folder)  # 닫으면 자물쇠가 풀립니다
+
+
 def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Path) -> None:
     """두 임시 파일을 제자리로. 두 번째가 실패하면 첫 번째를 예전 가중치로 되돌립니다."""
     backup = None
@@ -161,9 +188,15 @@ def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Pa
 
 def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
     """(설정, 가중치 사전, 그 밖의 기록). 두 파일을 함께 확인하고, 문제가 있으면 파일과 항목을 말합니다."""
+    path = _weights_path(path)
+    # 저장이 짝을 바꿔 넣는 사이에 읽으면 새 가중치와 예전 설정을 함께 읽게 됩니다: 저장이 끝나기를 기다립니다.
+    with _pair_lock(path, exclusive=False):
+        return _load_pair(path)
+
+
+def _load_pair(path: Path) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
     from .tensor_model import TensorGPT
 
-    path = _weights_path(path)
     sidecar = sidecar_path(path)
     legacy = _legacy_sidecar(path)
     if not sidecar.is_file() and legacy is not None and legacy.is_file():
