@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -121,3 +122,30 @@ def test_detach_does_not_keep_the_old_graph_alive(gc_disabled):
     h = h.detach()
     assert graph() is None
     assert not h.requires_grad and h.creator is None
+
+
+def test_two_threads_that_make_the_first_counter_end_up_sharing_one(monkeypatch):
+    # 상자는 처음 필요할 때 만듭니다. 한 스레드가 상자를 만드는 사이에 다른 스레드가 뷰를 만들면, 두 상자가
+    # 생겨 뷰와 원본이 서로 다른 버전을 볼 수 있었습니다.
+    from tinygrad_ko.autograd import variable as variable_module
+
+    W = _weight()
+    making, made_view = threading.Event(), threading.Event()
+    real_init = variable_module.VersionCounter.__init__
+
+    def slow_init(self):
+        real_init(self)
+        if threading.current_thread().name == "A":  # 상자를 만든 직후, W에 달기 전에 멈춥니다
+            making.set()
+            made_view.wait(timeout=1.0)  # 자물쇠가 있으면 뷰는 기다리므로 1초 뒤 계속합니다
+
+    monkeypatch.setattr(variable_module.VersionCounter, "__init__", slow_init)
+    views = []
+    stepping = threading.Thread(target=variable_module.mark_modified, args=(W,), name="A")
+    stepping.start()
+    assert making.wait(timeout=60)
+    viewing = threading.Thread(target=lambda: (views.append(W.T), made_view.set()))
+    viewing.start()
+    stepping.join(timeout=60)
+    viewing.join(timeout=60)
+    assert views[0].version == W.version == 1  # 고치기 전: 뷰는 0(다른 상자)

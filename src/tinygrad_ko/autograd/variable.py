@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 from numbers import Number
 from typing import TYPE_CHECKING
 
@@ -298,6 +299,15 @@ def share_version(view: Variable, source: Variable) -> None:
 
 
 def _counter_of(x: Variable) -> VersionCounter:
-    if x.version_counter is None:
-        x.version_counter = VersionCounter()
-    return x.version_counter
+    counter = x.version_counter
+    if counter is None:
+        with (
+            _counter_lock
+        ):  # 두 스레드가 함께 처음 상자를 만들면 하나만 남게(뷰가 다른 상자를 보지 않게)
+            if x.version_counter is None:
+                x.version_counter = VersionCounter()
+            counter = x.version_counter
+    return counter
+
+
+_counter_lock = threading.Lock()
