@@ -124,3 +124,15 @@ def test_the_issue_example_and_matmul():
     assert (W.T @ np.arange(3)).dtype == np.float16
     # 실수끼리는 NumPy와 PyTorch가 같습니다: 차원 있는 float64 배열은 float32를 float64로 올립니다.
     assert (x * np.arange(3.0)).dtype == np.float64
+
+
+def test_an_integer_variable_on_the_left_takes_the_float_dtype_in_matrix_functions():
+    import tinygrad_ko as tg
+
+    W = Variable(np.ones((3, 2), np.float32))
+    counts = Variable(np.ones((1, 3), np.int64), requires_grad=False)
+    assert (counts @ W).dtype == np.float32  # 고치기 전: float64
+    assert tg.linear(counts, W).dtype == np.float32
+    assert tg.linear(counts, W, np.zeros(2, np.float32)).dtype == np.float32
+    labels = Variable(np.arange(3), requires_grad=False)
+    assert tg.mean_squared_error(labels, Variable(np.ones(3, np.float16))).dtype == np.float16
