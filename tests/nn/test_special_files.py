@@ -61,3 +61,16 @@ def test_a_symlink_to_a_special_file_is_refused_too(tmp_path):
     with pytest.raises(OSError, match="보통 파일이 아닙니다"):
         Tiny().save_weights(link)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and link.is_symlink()
+
+
+@pytest.mark.parametrize("links", [1, 2])
+def test_a_symlink_loop_is_refused_and_left_as_it_was(tmp_path, links):
+    # np.savez는 고리를 따라가다 ELOOP로 멈춥니다. 고치기 전에는 링크를 보통 파일로 바꿔치웠습니다.
+    names = [tmp_path / f"link{i}.npz" for i in range(links)]
+    for i, name in enumerate(names):
+        name.symlink_to(names[(i + 1) % links])
+    with pytest.raises(OSError, match="고리") as info:
+        Tiny().save_weights(names[0])
+    assert str(names[0]) in korean_instruction(info.value)
+    assert all(name.is_symlink() for name in names)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(n.name for n in names)

@@ -152,6 +152,11 @@ def save_target(path: str | os.PathLike) -> Path:
         raise IsADirectoryError(
             f"{given}은(는) 폴더입니다. 폴더 안의 파일 이름(예: {given / 'model.npz'})을 주세요."
         )
+    if target.is_symlink():  # realpath가 끝을 찾지 못한 링크: 고리입니다
+        raise OSError(
+            f"{given}은(는) 서로를 가리키는 심볼릭 링크의 고리라 가리키는 파일이 없습니다. 링크를 고치거나 "
+            f"보통 파일의 경로를 주세요."
+        )
     if target.exists() and not target.is_file():
         raise OSError(
             f"{given}은(는) 보통 파일이 아닙니다({_file_kind(target)}). 저장은 임시 파일에 다 쓴 뒤 그 자리에 "
