@@ -290,3 +290,18 @@ def test_loading_while_a_save_replaces_the_pair_reads_one_whole_pair(tmp_path, m
     saving.join(timeout=60)
     reading.join(timeout=60)
     assert seen == [True]  # 고치기 전: 새 가중치(시드 2)와 예전 설정(steps 1)을 함께 읽었습니다
+
+
+@unix_only
+def test_a_filesystem_without_flock_still_saves_and_loads(tmp_path, monkeypatch):
+    # 일부 NFS는 flock에 ENOLCK를 돌려줍니다. 자물쇠는 덤이므로, 걸 수 없으면 걸지 않고 저장합니다.
+    import errno
+    import fcntl
+
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    path = tmp_path / "w.npz"
+    _save(path, 3)  # 고치기 전: OSError [Errno 37](영어)
+    assert _matches_its_own_meta(path)

@@ -156,7 +156,10 @@ def _pair_lock(weights: Path, exclusive: bool) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(folder, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        except OSError:  # flock을 모르는 파일 시스템(일부 NFS의 ENOLCK): 잠그지 않고 합니다
+            pass
         yield
     finally:
         os.close(folder)  # 닫으면 자물쇠가 풀립니다
