@@ -301,7 +301,16 @@ def share_version_of_views(inputs: tuple, outputs: list[Variable]) -> None:
     역전파도 멈춰야 합니다(PyTorch와 같음). 복사본(인덱스 배열, 연속이 아닌 배열의 reshape)은 따로입니다.
     """
     for y in outputs:
-        owner = _memory_owner(y.data)
+        data = y.data
+        if (
+            data.base is None
+        ):  # 새로 만든 배열(거의 모든 연산): forward가 입력의 배열을 그대로 돌려준 경우만
+            for x in inputs:
+                if isinstance(x, Variable) and x.data is data:
+                    share_version(y, x)
+                    break
+            continue
+        owner = _memory_owner(data)
         for x in inputs:
             if isinstance(x, Variable) and _memory_owner(x.data) is owner:
                 share_version(y, x)

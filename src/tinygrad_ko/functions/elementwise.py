@@ -428,6 +428,10 @@ def _sin(x):
     return Sin()(x) if isinstance(x, Variable) else np.sin(x)
 
 
+# 파이썬 수: NEP 50으로 상대 배열의 dtype을 따릅니다. 타입으로 봅니다(np.float64는 float의 하위 클래스).
+_KEPT_AS_IS = (float, int, bool)
+
+
 def _operand(other: object, like: object) -> object:
     """연산 상대. 상대가 실수(like)이면 정수·bool 상수와 NumPy 스칼라, 0차원 배열을 그 dtype에 맞춥니다.
 
@@ -439,13 +443,17 @@ def _operand(other: object, like: object) -> object:
       float32 * int64 배열을 float64로 올리지만, PyTorch에서는 실수가 어떤 정수보다 앞섭니다.
     - NumPy 스칼라와 0차원 실수 배열은 차원 있는 실수 배열의 dtype이 됩니다(PyTorch의 0차원 텐서처럼).
     """
+    if type(other) in _KEPT_AS_IS:  # 가장 흔한 상대: 파이썬 수
+        return other
+    if isinstance(other, Variable) and (other.data is None or other.data.dtype.kind not in "biu"):
+        return other  # 실수 변수(흔한 경우)
     data = like.data if isinstance(like, Variable) else like
     if type(data) is not np.ndarray or data.dtype.kind not in "fc":
         return other
     if isinstance(other, np.generic):
         return data.dtype.type(other) if other.dtype.kind in "biufc" else other
-    if isinstance(other, Variable) and other.data is not None and other.dtype.kind in "biu":
-        return other.data.astype(data.dtype)  # 정수 변수는 미분하지 않으므로 상수로 계산합니다.
+    if isinstance(other, Variable):  # 정수 변수는 미분하지 않으므로 상수로 계산합니다.
+        return other.data.astype(data.dtype)
     if type(other) is not np.ndarray or data.dtype.kind != "f":
         return other
     if other.dtype.kind in "biu" or (other.ndim == 0 and other.dtype.kind == "f" and data.ndim):
