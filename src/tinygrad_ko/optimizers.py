@@ -64,26 +64,69 @@ class Optimizer:
             param.grad = None
 
     def step(self) -> None:
-        """미분값이 있는 매개변수를 한 번씩 고칩니다. 미분값이 없는 매개변수는 건너뜁니다."""
-        for param in self.parameters():
-            grad = param.grad
-            if grad is None:
-                continue
-            if isinstance(grad, Variable):  # create_graph=True로 구한 미분값
-                grad = grad.data
+        """미분값이 있는 매개변수를 한 번씩 고칩니다. 미분값이 없는 매개변수는 건너뜁니다.
+
+        전부 아니면 전무: 모든 매개변수를 먼저 확인하고, 고칠 수 없는 것이 하나라도 있으면 아무것도
+        바꾸지 않고(매개변수도, 상태도) 알립니다.
+        """
+        todo = [
+            (param, _checked_grad(i, param, self.state.get(param)))
+            for i, param in enumerate(self.parameters())
+            if param.grad is not None
+        ]
+        for param, grad in todo:
             state = self.state.get(param)
             if state is None:
                 state = self.state[param] = {}
-            self.update_one(param, np.asarray(grad), state)
-            mark_modified(
-                param
-            )  # 이 값을 붙잡은 그래프로 다시 역전파하면 멈추게 합니다(PyTorch와 같음).
+            self.update_one(param, grad, state)
+            # 이 값을 붙잡은 그래프로 다시 역전파하면 멈추게 합니다(PyTorch와 같음).
+            mark_modified(param)
 
     def update_one(self, param: Variable, grad: np.ndarray, state: dict) -> None:
         raise NotImplementedError(f"{type(self).__name__}.update_one을 구현해 주세요.")
 
 
 # --8<-- [end:optimizer]
+
+
+def _checked_grad(index: int, param: Variable, state: dict | None) -> np.ndarray:
+    """고치기 전의 확인: 매개변수의 미분값(ndarray)을 돌려주거나, 고칠 수 없으면 한국어 오류를 냅니다."""
+    what = f"{index}번 매개변수" + (f"({param.name})" if param.name else "")
+    grad = (
+        param.grad.data if isinstance(param.grad, Variable) else param.grad
+    )  # create_graph의 미분값
+    data = param.data
+    if data is None:
+        raise ValueError(
+            f"{what}의 data가 None입니다. 값을 넣은 매개변수만 옵티마이저에 넘겨 주세요."
+        )
+    if not isinstance(grad, np.ndarray | np.generic) or grad.dtype.kind not in "biuf":
+        got = (
+            f"dtype {grad.dtype}"
+            if isinstance(grad, np.ndarray | np.generic)
+            else type(grad).__name__
+        )
+        raise TypeError(
+            f"{what}의 미분값이 실수 배열이 아닙니다(받은 값: {got}). 역전파로 구한 미분값을 두거나 "
+            f"param.grad = None으로 지우세요. 아무 매개변수도 고치지 않았습니다."
+        )
+    if grad.shape != data.shape:
+        raise ValueError(
+            f"{what}의 미분값의 모양 {grad.shape}이(가) 매개변수의 모양 {data.shape}과(와) 다릅니다. 같은 "
+            f"모양의 미분값을 두세요(PyTorch도 모양이 다른 grad를 받지 않습니다). 아무 매개변수도 고치지 않았습니다."
+        )
+    if not data.flags.writeable:
+        raise ValueError(
+            f"{what}의 data가 읽기 전용 배열이라 제자리에서 고칠 수 없습니다. param.data = param.data.copy()로 "
+            f"쓸 수 있는 배열을 넣으세요. 아무 매개변수도 고치지 않았습니다."
+        )
+    for key, value in (state or {}).items():
+        if isinstance(value, np.ndarray) and value.shape != data.shape:
+            raise ValueError(
+                f"{what}의 모양이 {value.shape}에서 {data.shape}(으)로 바뀌어, 옵티마이저가 기억한 상태({key})와 "
+                f"맞지 않습니다. 모양을 바꾼 뒤에는 옵티마이저를 새로 만드세요. 아무 매개변수도 고치지 않았습니다."
+            )
+    return np.asarray(grad)
 
 
 def _as_param_list(params: object) -> list[Variable]:

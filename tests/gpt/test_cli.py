@@ -28,7 +28,7 @@ ENGLISH = re.compile(
 )
 
 
-def run(*args, cwd):
+def run(*args, cwd, preexec_fn=None):
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
@@ -41,6 +41,7 @@ def run(*args, cwd):
         text=True,
         encoding="utf-8",
         timeout=120,
+        preexec_fn=preexec_fn,
     )
 
 

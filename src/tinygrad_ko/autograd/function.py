@@ -22,7 +22,7 @@ import numpy as np
 
 from . import messages
 from .modes import backprop_enabled
-from .variable import Variable, as_variable, constant
+from .variable import Variable, as_variable, constant, share_version
 
 # 그래프에 든 노드의 상태: 인스턴스를 다시 부를 때 새 노드에 옮기지 않습니다(클래스의 기본값으로).
 _GRAPH_STATE = frozenset(
@@ -93,6 +93,7 @@ class Function:
             explain_forward_error(node, inputs, error)
         ys = ys if isinstance(ys, tuple) else (ys,)
         outputs = [Variable(_as_output_data(y), requires_grad=False) for y in ys]
+        share_version_of_views(inputs, outputs)
         if any(needs) and backprop_enabled():
             node._connect(inputs, outputs, needs)
         else:
@@ -188,14 +189,13 @@ class Function:
     def inputs(self) -> list[Variable | None] | None:
         """입력 변수들. 붙잡지 않은 중간 변수가 이미 사라졌으면 그 자리는 None입니다.
 
-        역전파가 그래프를 놓아 주었으면 None입니다(책과 같음).
+        역전파가 그래프를 놓아 주었으면 None입니다(책과 같음). 상수(파이썬 수, 배열)는 읽을 때마다 새
+        상수 변수로 감싸 보여 줍니다. 그래프에 적힌 상수는 그대로 두므로, 읽어도 역전파의 결과(dtype과
+        마지막 자리)가 바뀌지 않습니다.
         """
         edges = self.edges
         if edges is None:
             return None
-        for i, edge in enumerate(edges):
-            if not isinstance(edge, tuple | Variable):
-                edges[i] = constant(edge)  # 상수는 보여 줄 때 한 번만 감쌉니다(그림에서 같은 노드).
         return [_input_of(edge) for edge in edges]
 
     @property
@@ -233,7 +233,7 @@ class Function:
         """붙잡은 입력의 data가 순전파 때 그대로인지 봅니다(PyTorch의 버전 검사).
 
         `x.data = 새 배열`과, 라이브러리가 제자리에서 고친 값(`mark_modified`: 옵티마이저의 step)을
-        잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
+        잡습니다. 뷰와 detach한 변수는 원본과 버전을 함께 쓰므로, 원본을 고친 것도 잡습니다. 사용자가 직접 `x.data[...] = 값`으로 고친 것은 잡지 못합니다(배열의 내용을
         비교하려면 순전파마다 복사해야 합니다).
         """
         for i, stamp in enumerate(self.stamps):
@@ -283,6 +283,35 @@ def _constant_data(x: object) -> object:
     return x
 
 
+def share_version_of_views(inputs: tuple, outputs: list[Variable]) -> None:
+    """출력의 data가 어느 입력 변수의 data와 같은 메모리이면(뷰: `W.T`, `reshape`, 인덱싱, `broadcast_to`)
+    그 입력과 버전을 함께 씁니다. 옵티마이저가 원본을 고치면 뷰의 값도 바뀌므로, 뷰를 붙잡은 그래프의
+    역전파도 멈춰야 합니다(PyTorch와 같음). 복사본(인덱스 배열, 연속이 아닌 배열의 reshape)은 따로입니다.
+    """
+    for y in outputs:
+        data = y.data
+        if (
+            data.base is None
+        ):  # 새로 만든 배열(거의 모든 연산): forward가 입력의 배열을 그대로 돌려준 경우만
+            for x in inputs:
+                if isinstance(x, Variable) and x.data is data:
+                    share_version(y, x)
+                    break
+            continue
+        owner = _memory_owner(data)
+        for x in inputs:
+            if isinstance(x, Variable) and _memory_owner(x.data) is owner:
+                share_version(y, x)
+                break
+
+
+def _memory_owner(array: object) -> object:
+    """배열의 메모리를 가진 객체: 뷰의 `.base`를 끝까지 따라갑니다(뷰의 뷰도 같은 주인에 닿습니다)."""
+    while (base := getattr(array, "base", None)) is not None:
+        array = base
+    return array
+
+
 def _as_output_data(y: object) -> np.ndarray:
     """forward의 결과를 ndarray로. 0차원 연산이 돌려준 NumPy 스칼라와 파이썬 수는 0차원 배열이 됩니다."""
     if isinstance(y, np.ndarray):
@@ -296,7 +325,9 @@ def _input_of(edge: object) -> Variable | None:
     if isinstance(edge, tuple):  # (창조자, 출력 번호): 살아 있으면 그 변수, 사라졌으면 None
         creator, index = edge
         return creator.outputs[index]()
-    return edge
+    if isinstance(edge, Variable):
+        return edge
+    return constant(edge)  # 상수: 보여 줄 때만 감쌉니다(그래프의 값은 그대로)
 
 
 def output_index(creator: Function, x: Variable) -> int:

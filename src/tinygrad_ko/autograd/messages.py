@@ -193,7 +193,8 @@ def unchain_released(func: object) -> RuntimeError:
 
 def kept_input_changed(func: object, i: int, x: object, in_place: bool) -> RuntimeError:
     how = (
-        "제자리에서 고쳐졌습니다(옵티마이저의 step처럼 라이브러리가 값을 바꿨습니다)"
+        "제자리에서 고쳐졌습니다(옵티마이저의 step처럼 라이브러리가 값을 바꿨습니다). 뷰(W.T, reshape, "
+        "인덱싱, broadcast_to)와 detach()로 만든 변수는 원본과 data를 함께 쓰므로, 원본을 고쳐도 바뀝니다"
         if in_place
         else "다른 배열로 바뀌었습니다"
     )

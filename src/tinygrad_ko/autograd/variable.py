@@ -6,6 +6,8 @@
   필요한 변수는 실수(float) 배열만 받습니다(정수와 bool의 미분값은 넘치거나 잘립니다. PyTorch와 같음).
 - `version`: 라이브러리가 data를 제자리에서 고칠 때마다(옵티마이저의 `step`) 하나씩
   늘어납니다. 역전파는 붙잡아 둔 입력의 버전이 순전파 때와 같은지 보고, 다르면 멈춥니다(PyTorch와 같음).
+  뷰(`W.T`, `reshape`, 인덱싱, `broadcast_to`)와 `detach()`는 원본과 같은 메모리를 쓰므로 버전도 함께
+  씁니다(`VersionCounter`): 원본을 고치면 뷰를 붙잡은 그래프도 멈춥니다(PyTorch와 같음).
 - `backward`는 `backprop.py`의 알고리즘을 부릅니다.
 
 세 모듈은 한 방향으로 가져옵니다: `function`은 이 모듈을, `backprop`은 둘 다를 가져옵니다. 거꾸로 가는 곳은
@@ -15,6 +17,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 from numbers import Number
 from typing import TYPE_CHECKING
 
@@ -24,6 +27,15 @@ from . import messages
 
 if TYPE_CHECKING:
     from .function import Function
+
+
+class VersionCounter:
+    """data를 함께 쓰는 변수들(원본, 그 뷰, detach한 변수)이 함께 보는 버전 번호(PyTorch의 version counter)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
 
 
 def as_array(x: object) -> np.ndarray:
@@ -55,7 +67,7 @@ class Variable:
         "creator",
         "generation",
         "requires_grad",
-        "version",
+        "version_counter",
         "__weakref__",
     )
     # ndarray가 왼쪽에 와도(`np.array(2.0) * x`) Variable의 연산자가 먼저 불리게 합니다.
@@ -78,7 +90,8 @@ class Variable:
         self.creator: Function | None = None
         self.generation = 0
         self.requires_grad = requires_grad
-        self.version = 0
+        # 버전 번호를 담는 상자. 처음 고치거나 뷰를 만들 때 생깁니다(변수마다 객체를 하나 더 만들지 않게).
+        self.version_counter: VersionCounter | None = None
 
     # --- ndarray처럼 보이게 하는 편의 기능 -------------------------------------------
     @property
@@ -96,6 +109,12 @@ class Variable:
     @property
     def dtype(self) -> np.dtype:
         return self.data.dtype
+
+    @property
+    def version(self) -> int:
+        """라이브러리가 data를 제자리에서 고친 횟수. 뷰와 detach한 변수는 원본과 같은 수를 봅니다."""
+        counter = self.version_counter
+        return 0 if counter is None else counter.value
 
     def __len__(self) -> int:
         if self.data is None or self.data.ndim == 0:
@@ -190,8 +209,13 @@ class Variable:
             func.needs_input_grad = tuple(needs)
 
     def detach(self) -> Variable:
-        """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach)."""
-        return Variable(self.data, requires_grad=False)
+        """같은 data를 나눠 쓰는(복사하지 않는) 새 말단 변수, 미분은 필요 없음(PyTorch의 detach).
+
+        data를 함께 쓰므로 버전도 함께 씁니다: 원본을 고치면 detach한 변수를 붙잡은 그래프도 멈춥니다.
+        """
+        detached = Variable(self.data, requires_grad=False)
+        share_version(detached, self)
+        return detached
 
     # --8<-- [end:unchain]
 
@@ -274,4 +298,24 @@ def as_variable(obj: object) -> Variable:
 
 def mark_modified(x: Variable) -> None:
     """라이브러리가 x.data를 제자리에서 고친 뒤 부릅니다. 그 값을 붙잡은 그래프의 역전파가 멈춥니다."""
-    x.version += 1
+    _counter_of(x).value += 1
+
+
+def share_version(view: Variable, source: Variable) -> None:
+    """view의 data가 source의 data와 같은 메모리입니다(뷰, detach): 두 변수가 버전 번호 하나를 봅니다."""
+    view.version_counter = _counter_of(source)
+
+
+def _counter_of(x: Variable) -> VersionCounter:
+    counter = x.version_counter
+    if counter is None:
+        with (
+            _counter_lock
+        ):  # 두 스레드가 함께 처음 상자를 만들면 하나만 남게(뷰가 다른 상자를 보지 않게)
+            if x.version_counter is None:
+                x.version_counter = VersionCounter()
+            counter = x.version_counter
+    return counter
+
+
+_counter_lock = threading.Lock()

@@ -418,28 +418,43 @@ def _sin(x):
     return Sin()(x) if isinstance(x, Variable) else np.sin(x)
 
 
-def _operand(other: object, like: object) -> object:
-    """연산 상대. Variable과 파이썬 수는 그대로, NumPy 스칼라와 0차원 배열은 상대의 dtype에 맞춥니다.
+# 파이썬 수: NEP 50으로 상대 배열의 dtype을 따릅니다. 타입으로 봅니다(np.float64는 float의 하위 클래스).
+_KEPT_AS_IS = (float, int, bool)
 
-    NumPy 2에서 파이썬 수는 상대 배열의 dtype을 따르므로(NEP 50) `x * 2.0`은 float32를 float32로 둡니다
-    (PyTorch와 같음). NumPy 스칼라와 0차원 배열은 그렇지 않아서(float32 배열 * np.float64(2.0)은 float64),
-    PyTorch의 0차원 텐서처럼 실수 배열의 dtype을 바꾸지 않도록 여기서 바꿔 둡니다.
+
+def _operand(other: object, like: object) -> object:
+    """연산 상대. 상대가 실수(like)이면 정수·bool 상수와 NumPy 스칼라, 0차원 배열을 그 dtype에 맞춥니다.
+
+    규칙은 PyTorch의 것입니다(tests/functions/test_integer_operands.py, test_zero_dim_constants.py).
+
+    - 파이썬 수는 그대로 둡니다. NumPy 2에서 파이썬 수는 상대 배열의 dtype을 따르므로(NEP 50) `x * 2.0`은
+      float32를 float32로 둡니다.
+    - 정수와 bool(배열, 0차원 배열, NumPy 스칼라, 미분하지 않는 정수 변수)은 실수의 dtype이 됩니다. NumPy는
+      float32 * int64 배열을 float64로 올리지만, PyTorch에서는 실수가 어떤 정수보다 앞섭니다.
+    - NumPy 스칼라와 0차원 실수 배열은 차원 있는 실수 배열의 dtype이 됩니다(PyTorch의 0차원 텐서처럼).
     """
-    if isinstance(other, np.generic):
-        data = like.data if isinstance(like, Variable) else like
-        if type(data) is np.ndarray and data.dtype.kind in "fc" and other.dtype.kind in "biufc":
-            return data.dtype.type(other)
+    if type(other) in _KEPT_AS_IS:  # 가장 흔한 상대: 파이썬 수
         return other
-    if type(other) is np.ndarray and other.ndim == 0 and other.dtype.kind in "biuf":
-        data = like.data if isinstance(like, Variable) else like
-        # 차원이 있는 실수 배열이나 한 단계 위(실수 > 정수 > bool)인 배열이면 그 dtype을 따릅니다.
-        if (
-            type(data) is np.ndarray
-            and data.dtype.kind == "f"
-            and (data.ndim or other.dtype.kind != "f")
-        ):
-            return other.astype(data.dtype)
+    if isinstance(other, Variable) and (other.data is None or other.data.dtype.kind not in "biu"):
+        return other  # 실수 변수(흔한 경우)
+    data = like.data if isinstance(like, Variable) else like
+    if type(data) is not np.ndarray or data.dtype.kind not in "fc":
+        return other
+    if isinstance(other, np.generic):
+        return data.dtype.type(other) if other.dtype.kind in "biufc" else other
+    if isinstance(other, Variable):  # 정수 변수는 미분하지 않으므로 상수로 계산합니다.
+        return other.data.astype(data.dtype)
+    if type(other) is not np.ndarray or data.dtype.kind != "f":
+        return other
+    if other.dtype.kind in "biu" or (other.ndim == 0 and other.dtype.kind == "f" and data.ndim):
+        return other.astype(data.dtype)
     return other
+
+
+def _operands(x0: object, x1: object) -> tuple[object, object]:
+    """이항 연산의 두 입력을 `_operand`의 규칙으로 맞춥니다. 정수 변수가 왼쪽일 때(`int_var * x`)도."""
+    x1 = _operand(x1, x0)
+    return _operand(x0, x1), x1
 
 
 def square(x):
@@ -499,26 +514,28 @@ def clip(x, x_min, x_max):
 
 
 def add(x0, x1):
-    return Add()(x0, _operand(x1, x0))
+    return Add()(*_operands(x0, x1))
 
 
 def mul(x0, x1):
-    return Mul()(x0, _operand(x1, x0))
+    return Mul()(*_operands(x0, x1))
 
 
 def sub(x0, x1):
-    return Sub()(x0, _operand(x1, x0))
+    return Sub()(*_operands(x0, x1))
 
 
 def rsub(x0, x1):
     """`1.0 - x`처럼 Variable이 오른쪽에 있는 뺄셈: x1 - x0."""
-    return Sub()(_operand(x1, x0), x0)
+    x0, x1 = _operands(x0, x1)
+    return Sub()(x1, x0)
 
 
 def div(x0, x1):
-    return Div()(x0, _operand(x1, x0))
+    return Div()(*_operands(x0, x1))
 
 
 def rdiv(x0, x1):
     """`1.0 / x`처럼 Variable이 오른쪽에 있는 나눗셈: x1 / x0."""
-    return Div()(_operand(x1, x0), x0)
+    x0, x1 = _operands(x0, x1)
+    return Div()(x1, x0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.variable import Variable
-from .elementwise import LibraryFunction, _operand
+from .elementwise import LibraryFunction, _operands
 
 
 # --8<-- [start:mse]
@@ -50,7 +50,7 @@ def mean_squared_error(x0, x1):
     (100, 1)과 (100,)처럼 모양이 다르면 NumPy는 (100, 100)으로 브로드캐스트해 엉뚱한 값을 내므로,
     모양이 다르면 계산하지 않고 ValueError로 알립니다.
     """
-    x1 = _operand(x1, x0)
+    x0, x1 = _operands(x0, x1)
     shape0, shape1 = _shape_of(x0), _shape_of(x1)
     if shape0 != shape1:
         raise ValueError(

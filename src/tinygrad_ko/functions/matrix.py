@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.variable import Variable
-from .elementwise import LibraryFunction, _operand, _sum_to
+from .elementwise import LibraryFunction, _operand, _operands, _sum_to
 
 
 def _matrix_t(a):
@@ -161,19 +161,19 @@ def _shape_of(x: object) -> tuple[int, ...]:
 # --- 소문자 도우미 ---------------------------------------------------------------------
 def matmul(x, W):
     """행렬 곱 x @ W(`np.matmul`과 같은 규칙). 모양이 맞지 않으면 두 모양을 밝힌 ValueError."""
-    W = _operand(W, x)
+    x, W = _operands(x, W)
     check_matmul_shapes(_shape_of(x), _shape_of(W), "행렬 곱")
     return MatMul()(x, W)
 
 
 def rmatmul(W, x):
     """`ndarray @ Variable`처럼 Variable이 오른쪽에 있는 행렬 곱: x @ W."""
-    return matmul(_operand(x, W), W)
+    return matmul(x, W)
 
 
 def linear(x, W, b=None):
     """완전 연결 층의 계산 x @ W + b(b는 없어도 됩니다). W는 (입력 크기, 출력 크기)입니다."""
-    W = _operand(W, x)
+    x, W = _operands(x, W)
     x_shape, w_shape = _shape_of(x), _shape_of(W)
     check_matmul_shapes(x_shape, w_shape, "linear의 x @ W")
     if b is None:

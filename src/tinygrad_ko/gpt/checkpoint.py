@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import shutil
+from collections.abc import Iterator
 from dataclasses import asdict, fields
 from pathlib import Path
 
@@ -24,9 +26,9 @@ import numpy as np
 
 from tinygrad_ko.nn.layers import _read_npz, save_target, write_beside
 
-from .config import GPTConfig, weight_shapes
+from .config import GPTConfig, weight_count, weight_shapes
 
-__all__ = ["load_checkpoint", "save_checkpoint", "sidecar_path"]
+__all__ = ["load_checkpoint", "save_checkpoint", "save_targets", "sidecar_path"]
 
 CONFIG_FIELDS = tuple(f.name for f in fields(GPTConfig))
 
@@ -79,8 +81,7 @@ def save_checkpoint(
             "덮어쓰지 않게). meta에서 'config'를 빼세요."
         )
     _check_data(meta.get("data"), config, "meta")
-    weights_file = save_target(_weights_path(path))
-    config_file = save_target(sidecar_path(path))
+    weights_file, config_file = save_targets(path)
     arrays = TensorGPT(config, weights).state_dict()  # 설정과 모양이 맞는지도 여기서 봅니다
     text = json.dumps(
         {"config": asdict(config), **meta}, ensure_ascii=False, indent=1, default=_to_json
@@ -89,11 +90,79 @@ def save_checkpoint(
     try:
         staged.append(write_beside(weights_file, lambda f: np.savez_compressed(f, **arrays)))
         staged.append(write_beside(config_file, lambda f: f.write(text.encode("utf-8"))))
-        _replace_pair(staged[0], weights_file, staged[1], config_file)
+        with _pair_lock(weights_file, exclusive=True):
+            _replace_pair(staged[0], weights_file, staged[1], config_file)
     finally:
         for temporary in staged:
             if temporary.exists():
                 temporary.unlink()
+
+
+def save_targets(path: str | os.PathLike) -> tuple[Path, Path]:
+    """체크포인트 짝이 쓸 두 파일(가중치, 설정). 쓸 수 있는지와, 이미 있는 파일이 체크포인트의 것인지 봅니다.
+
+    `train --out package`는 설정을 `package.json`에 씁니다. 그 자리에 체크포인트가 아닌 파일(프로젝트의
+    package.json, config.json)이 있으면 덮어써서 잃게 되므로, 학습을 시작하기 전에 거부합니다.
+    """
+    weights, config = save_target(_weights_path(path)), save_target(sidecar_path(path))
+    if _has_content(weights) and not _is_npz(weights):
+        raise FileExistsError(
+            f"{weights}은(는) 가중치 파일(.npz)이 아닌데 이미 있습니다. 덮어쓰면 그 내용을 잃으므로 저장하지 "
+            f"않습니다. 다른 이름(예: --out gpt-ko.npz)을 주거나, 지워도 되는 파일이면 지운 뒤 다시 하세요."
+        )
+    if _has_content(config) and not _is_checkpoint_sidecar(config):
+        raise FileExistsError(
+            f"{config}은(는) 체크포인트의 설정 파일이 아닌데 이미 있습니다(가중치 {weights}의 설정은 이름 끝에 "
+            f".json을 붙인 이 파일에 씁니다). 덮어쓰면 그 내용을 잃으므로 저장하지 않습니다. 다른 이름(예: "
+            f"--out gpt-ko.npz)을 주거나, 지워도 되는 파일이면 지운 뒤 다시 하세요."
+        )
+    return weights, config
+
+
+def _has_content(path: Path) -> bool:
+    return path.is_file() and path.stat().st_size > 0
+
+
+def _is_npz(path: Path) -> bool:
+    """zip의 첫 바이트인지(np.load가 .npz를 알아보는 방법과 같음)."""
+    with open(path, "rb") as file:
+        return file.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _is_checkpoint_sidecar(path: Path) -> bool:
+    """save_checkpoint가 쓴 설정 파일인지: 'config' 사전을 가진 JSON 사전."""
+    try:
+        info = _read_info(path)
+    except ValueError:
+        return False
+    return isinstance(info.get("config"), dict)
+
+
+@contextlib.contextmanager
+def _pair_lock(weights: Path, exclusive: bool) -> Iterator[None]:
+    """짝을 바꿔 넣는 저장(exclusive)과 짝을 읽는 일을 같은 폴더에서 하나씩 합니다(다른 프로세스와도).
+
+    두 저장이 동시에 바꿔 넣으면 한쪽의 가중치와 다른 쪽의 설정이 짝으로 남습니다. 폴더에 거는 flock이라
+    자물쇠 파일이 남지 않고, 프로세스가 죽으면 풀립니다. fcntl이 없는 Windows에서는 잠그지 않습니다.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        folder = os.open(weights.parent, os.O_RDONLY)
+    except OSError:  # 없는 폴더나 읽을 수 없는 폴더: 잠그지 않고, 그 뒤의 일이 한국어로 알립니다
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        except OSError:  # flock을 모르는 파일 시스템(일부 NFS의 ENOLCK): 잠그지 않고 합니다
+            pass
+        yield
+    finally:
+        os.close(folder)  # 닫으면 자물쇠가 풀립니다
 
 
 def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Path) -> None:
@@ -122,9 +191,15 @@ def _replace_pair(new_weights: Path, weights: Path, new_config: Path, config: Pa
 
 def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
     """(설정, 가중치 사전, 그 밖의 기록). 두 파일을 함께 확인하고, 문제가 있으면 파일과 항목을 말합니다."""
+    path = _weights_path(path)
+    # 저장이 짝을 바꿔 넣는 사이에 읽으면 새 가중치와 예전 설정을 함께 읽게 됩니다: 저장이 끝나기를 기다립니다.
+    with _pair_lock(path, exclusive=False):
+        return _load_pair(path)
+
+
+def _load_pair(path: Path) -> tuple[GPTConfig, dict[str, np.ndarray], dict]:
     from .tensor_model import TensorGPT
 
-    path = _weights_path(path)
     sidecar = sidecar_path(path)
     legacy = _legacy_sidecar(path)
     if not sidecar.is_file() and legacy is not None and legacy.is_file():
@@ -134,21 +209,33 @@ def load_checkpoint(path: str | os.PathLike) -> tuple[GPTConfig, dict[str, np.nd
     info = _read_info(sidecar)
     config = _read_config(info.pop("config", None), sidecar)
     _check_data(info.get("data"), config, f"설정 파일 {sidecar}")
-    arrays = _read_npz(path)  # .npz가 아니면 그 파일을 말하는 한국어 오류
-    shapes = weight_shapes(config)
-    problems = [
-        f"{name}: 설정으로는 {shape}, 파일에는 {arrays[name].shape if name in arrays else '없음'}"
-        for name, shape in shapes.items()
-        if name not in arrays or arrays[name].shape != shape
-    ]
-    problems += [f"{name}: 설정에 없는 배열" for name in arrays if name not in shapes]
+    # 배열의 모양은 데이터를 읽기 전에 머리말로 봅니다. .npz가 아니면 그 파일을 말하는 한국어 오류.
+    arrays = _read_npz(path, lambda found: _check_shapes(found, config, path, sidecar))
+    return config, TensorGPT(config, arrays).state_dict(), info
+
+
+def _check_shapes(found: dict[str, tuple], config: GPTConfig, path: Path, sidecar: Path) -> None:
+    """파일의 배열(이름 -> 모양)이 설정과 맞는지. 배열 수부터 봅니다: 설정 파일이 n_layer를 3,000,000으로
+    말해도 그만큼의 이름과 모양을 만들기 전에(수 초와 수 GB) 거부합니다."""
+    expected = weight_count(config)
+    if len(found) != expected:
+        problems = [
+            f"파일에는 배열 {len(found):,}개, config(n_layer={config.n_layer:,})로는 {expected:,}개"
+        ]
+    else:
+        shapes = weight_shapes(config)
+        problems = [
+            f"{name}: 설정으로는 {shape}, 파일에는 {found.get(name, '없음')}"
+            for name, shape in shapes.items()
+            if found.get(name) != shape
+        ]
+        problems += [f"{name}: 설정에 없는 배열" for name in found if name not in shapes]
     if problems:
         raise ValueError(
             f"가중치 파일 {path}이(가) 설정 파일 {sidecar}의 config와 맞지 않습니다"
             f"({'; '.join(problems[:3])}{' …' if len(problems) > 3 else ''}). "
             "같은 train 실행이 함께 저장한 두 파일을 쓰세요."
         )
-    return config, TensorGPT(config, arrays).state_dict(), info
 
 
 def _missing_message(path: Path, sidecar: Path) -> str:
@@ -176,6 +263,16 @@ def _read_info(sidecar: Path) -> dict:
     except UnicodeDecodeError:
         raise ValueError(
             f"설정 파일 {sidecar}이(가) UTF-8 글이 아닙니다. train이 저장한 .json 파일을 주세요."
+        ) from None
+    except RecursionError:  # 괄호 10만 겹: 파이썬의 JSON 해석기가 재귀 한도에 닿습니다
+        raise ValueError(
+            f"설정 파일 {sidecar}을(를) 읽지 못했습니다: 괄호가 너무 깊게 겹쳐 있습니다. train이 저장한 "
+            ".json 파일을 주세요."
+        ) from None
+    except ValueError:  # 수천 자리의 정수: 파이썬이 정수로 바꾸기를 거부합니다(영어 메시지)
+        raise ValueError(
+            f"설정 파일 {sidecar}을(를) 읽지 못했습니다: 너무 긴 수(수천 자리)가 있습니다. train이 저장한 "
+            ".json 파일을 주세요."
         ) from None
     if not isinstance(info, dict):
         raise ValueError(

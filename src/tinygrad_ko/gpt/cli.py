@@ -14,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from tinygrad_ko.nn.layers import save_target
+import numpy as np
 
 from .arguments import KoreanArgumentParser, finite_float, integer
-from .checkpoint import load_checkpoint, save_checkpoint, sidecar_path
+from .checkpoint import load_checkpoint, save_checkpoint, save_targets, sidecar_path
 from .config import GPTConfig, init_weights
 from .data import load_names
 from .sampling import iter_names
@@ -119,16 +119,25 @@ def make_engine(kind: str, config: GPTConfig, weights):
 
 def cmd_train(args: argparse.Namespace) -> None:
     out = args.out or Path(f"gpt-{args.data}.npz")
-    # 학습 전에 두 파일을 쓸 수 있는지 봅니다(몇 분 학습한 뒤에 폴더가 없다고 알리지 않게).
-    save_target(out)
-    save_target(sidecar_path(out))
+    # 학습 전에 두 파일을 쓸 수 있는지, 덮어써도 되는지 봅니다(몇 분 학습한 뒤에 알리지 않게).
+    save_targets(out)
     names, tokenizer = load_names(args.data)
     config = GPTConfig(tokenizer.vocab_size)
     engine, state = make_engine(args.engine, config, init_weights(config, args.seed))
     progress = Progress(args.steps)
-    losses = train(
-        engine, names, tokenizer, args.steps, lr=args.lr, seed=args.seed, progress=progress
-    )
+    # 발산은 train이 손실로 알아보고 한국어로 알리므로, 그 앞에 나오는 NumPy의 영어 경고(overflow)는 끕니다.
+    with np.errstate(all="ignore"):
+        losses = train(
+            engine, names, tokenizer, args.steps, lr=args.lr, seed=args.seed, progress=progress
+        )
+    weights = state()
+    if not all(
+        np.isfinite(array).all() for array in weights.values()
+    ):  # 마지막 스텝이 망가뜨린 가중치
+        raise FloatingPointError(
+            f"학습을 마친 가중치에 inf나 NaN이 있어 저장하지 않습니다(예전 {out}은(는) 그대로입니다). "
+            f"학습률 --lr {args.lr:g}을(를) 줄여 다시 학습하세요. 기본값은 0.01입니다."
+        )
     meta = {
         "data": args.data,
         "steps": args.steps,
@@ -138,10 +147,10 @@ def cmd_train(args: argparse.Namespace) -> None:
         "steps_per_second": progress.rate(),
         "losses": losses,
     }
-    save_checkpoint(out, config, state(), meta)
+    save_checkpoint(out, config, weights, meta)
     last = losses[-SUMMARY_STEPS:]
     print(
-        f"이름 {len(names):,}개, 매개변수 {sum(a.size for a in state().values()):,}개, {args.steps}스텝"
+        f"이름 {len(names):,}개, 매개변수 {sum(a.size for a in weights.values()):,}개, {args.steps}스텝"
     )
     print(f"마지막 {len(last)}스텝의 평균 손실: {sum(last) / len(last):.4f}")
     print(f"저장했습니다: {out} (설정과 손실: {sidecar_path(out)})")
@@ -178,5 +187,5 @@ def main(argv: list[str] | None = None) -> None:
             f"오류: {error.filename}에 접근할 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인하거나 "
             f"읽고 쓸 수 있는 경로를 주세요."
         )
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, FloatingPointError) as error:
         sys.exit(f"오류: {error}")

@@ -13,7 +13,7 @@ import numpy as np
 
 from tinygrad_ko._checks import check_count, check_positive
 
-__all__ = ["GPTConfig", "init_weights", "parameter_count", "weight_shapes"]
+__all__ = ["GPTConfig", "init_weights", "parameter_count", "weight_count", "weight_shapes"]
 
 
 # --8<-- [start:config]
@@ -63,6 +63,11 @@ def weight_shapes(config: GPTConfig) -> dict[str, tuple[int, int]]:
         shapes[f"h.{i}.mlp.fc2"] = (hidden, c)
     shapes["lm_head"] = (c, config.vocab_size)
     return shapes
+
+
+def weight_count(config: GPTConfig) -> int:
+    """`weight_shapes(config)`의 배열 수를 사전을 만들지 않고: wte, wpe, lm_head와 블록마다 여섯."""
+    return 3 + 6 * config.n_layer
 
 
 def parameter_count(config: GPTConfig) -> int:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -104,9 +105,21 @@ def train(
             order = rng.permutation(len(names))  # 한 바퀴를 다 돌면 다시 섞습니다
         ids = tokenizer.encode(names[order[step % len(names)]])
         losses.append(engine.step(ids, linear_lr(lr, step, steps)))
+        if not math.isfinite(
+            losses[-1]
+        ):  # 발산했습니다: 망가진 가중치로 더 학습하거나 저장하지 않게
+            raise diverged(step + 1, losses[-1], lr)
         if progress is not None:
             progress(step + 1, losses[-1])
     return losses
 
 
 # --8<-- [end:train]
+
+
+def diverged(step: int, loss: float, lr: float) -> FloatingPointError:
+    return FloatingPointError(
+        f"{step}번째 스텝의 손실이 {loss}입니다. 학습이 발산해 가중치가 망가졌으므로 여기서 멈추고 저장하지 "
+        f"않습니다(예전 체크포인트는 그대로입니다). 처음 학습률 lr={lr:g}을(를) 줄여(명령줄에서는 --lr) "
+        f"다시 학습하세요. 기본값은 0.01입니다."
+    )

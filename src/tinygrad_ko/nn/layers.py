@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -23,6 +24,7 @@ import numpy as np
 from .._checks import check_count
 from ..autograd.variable import Parameter, Variable
 from ..functions.matrix import linear
+from .npz_header import BadHeader, read_npz_header
 
 __all__ = ["Layer", "Linear"]
 
@@ -141,13 +143,24 @@ def save_target(path: str | os.PathLike) -> Path:
     """저장할 실제 파일. 심볼릭 링크면 링크를 두고 그 링크가 가리키는 파일에 씁니다(np.savez와 같음).
 
     쓰기 전에 폴더가 있는지, 경로가 폴더 자체가 아닌지 봅니다. 그래야 오류가 임시 파일의 이름이 아니라
-    받은 경로를 말하고, 오래 걸리는 일을 하기 전에(학습 전에) 확인할 수 있습니다.
+    받은 경로를 말하고, 오래 걸리는 일을 하기 전에(학습 전에) 확인할 수 있습니다. 장치 파일(`/dev/null`)과
+    FIFO는 거부합니다: 임시 파일을 그 자리에 바꿔 넣으면 장치 파일이 보통 파일로 바뀝니다.
     """
     given = Path(path)
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
     if target.is_dir() or not target.name:
         raise IsADirectoryError(
             f"{given}은(는) 폴더입니다. 폴더 안의 파일 이름(예: {given / 'model.npz'})을 주세요."
+        )
+    if target.is_symlink():  # realpath가 끝을 찾지 못한 링크: 고리입니다
+        raise OSError(
+            f"{given}은(는) 서로를 가리키는 심볼릭 링크의 고리라 가리키는 파일이 없습니다. 링크를 고치거나 "
+            f"보통 파일의 경로를 주세요."
+        )
+    if target.exists() and not target.is_file():
+        raise OSError(
+            f"{given}은(는) 보통 파일이 아닙니다({_file_kind(target)}). 저장은 임시 파일에 다 쓴 뒤 그 자리에 "
+            f"바꿔 넣으므로, 이 파일이 보통 파일로 바뀌어 사라집니다. 보통 파일의 경로(예: model.npz)를 주세요."
         )
     folder = target.parent
     if not folder.is_dir():
@@ -159,6 +172,15 @@ def save_target(path: str | os.PathLike) -> Path:
     ):
         raise PermissionError(f"{given}에 쓸 권한이 없습니다. 쓸 수 있는 폴더의 경로를 주세요.")
     return target
+
+
+def _file_kind(path: Path) -> str:
+    mode = os.stat(path).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "/dev/null 같은 장치 파일"
+    if stat.S_ISFIFO(mode):
+        return "FIFO(이름 있는 파이프)"
+    return "소켓" if stat.S_ISSOCK(mode) else "특수 파일"
 
 
 def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
@@ -190,26 +212,48 @@ def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
     return temporary
 
 
-def _read_npz(path: Path) -> dict[str, np.ndarray]:
+def _read_npz(
+    path: Path, check_shapes: Callable[[dict[str, tuple[int, ...]]], None] | None = None
+) -> dict[str, np.ndarray]:
+    """가중치 파일의 배열들. `check_shapes`를 주면 데이터를 읽기 전에 머리말의 모양(이름 -> 모양)으로
+    부릅니다: 모양이 맞지 않는 파일을 큰 배열을 읽기 전에 거부할 수 있습니다."""
     if not path.is_file():
         raise FileNotFoundError(
             f"가중치 파일이 없습니다: {path}. 경로를 확인하거나, 먼저 save_weights로 저장하세요."
         )
+    with _unreadable_weights(path):
+        # zip이 아니면(.npy 배열 하나, 글 파일) 읽지 않습니다: np.load는 .npy의 머리말을 믿고 자리부터 잡습니다.
+        # zip인지는 np.load처럼 첫 바이트로 봅니다(zipfile.is_zipfile은 읽기 권한 오류도 삼킵니다).
+        with open(path, "rb") as file:
+            if file.read(4) not in (b"PK\x03\x04", b"PK\x05\x06"):
+                raise ValueError("npz가 아닙니다")
+        # 머리말이 말하는 크기가 파일에 들어 있을 수 있는지 먼저 봅니다(거짓이면 BadHeader).
+        header = read_npz_header(path)
+    if check_shapes is not None:
+        check_shapes({name: shape for name, (shape, _) in header.items()})
+    with _unreadable_weights(path), np.load(path, allow_pickle=False) as loaded:
+        return {name: loaded[name] for name in loaded.files}
+
+
+@contextlib.contextmanager
+def _unreadable_weights(path: Path) -> Iterator[None]:
+    """가중치 파일을 읽다 난 오류를 그 파일을 말하는 한국어 오류로 바꿉니다."""
     try:
-        loaded = np.load(path, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):  # .npy 배열 하나
-            raise ValueError("npz가 아닙니다")
-        with loaded:
-            return {name: loaded[name] for name in loaded.files}
+        yield
     except PermissionError as error:  # 망가진 파일이 아니라 권한 문제이므로 그렇게 말합니다.
         raise PermissionError(
             f"가중치 파일 {path}을(를) 읽을 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인해 주세요."
         ) from error
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
         raise ValueError(
-            f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({type(error).__name__}). "
+            f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({_reason(error)}). "
             f"save_weights로 저장한 파일을 주세요."
         ) from error
+
+
+def _reason(error: BaseException) -> str:
+    """읽지 못한 까닭: 머리말 검사가 한국어로 말한 것은 그대로, 그 밖에는 예외의 이름만(영어 문장을 옮기지 않게)."""
+    return str(error) if isinstance(error, BadHeader) else type(error).__name__
 
 
 def _loaded_data(root: Layer, name: str, param: Parameter, data: np.ndarray) -> np.ndarray:

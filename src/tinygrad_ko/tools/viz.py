@@ -244,6 +244,7 @@ class _GraphReader:
         self.emitted: list[object] = []
         self._placeholders: dict[tuple[type, int], object] = {}
         self._freed: dict[tuple[int, int], _FreedVariable] = {}
+        self._inputs: dict[int, list | None] = {}
         self._keep_alive: list[object] = []
 
     def read(self, roots: list[object], show_grad: bool, refs: bool) -> _Graph:
@@ -316,7 +317,7 @@ class _GraphReader:
         if is_variable_node(node):
             creator = getattr(node, "creator", None)
             return [] if creator is None else [creator]
-        inputs = getattr(node, "inputs", None)
+        inputs = self._inputs_of(node)
         if inputs is None and not refs and _released_by_backward(node):
             raise RuntimeError(
                 f"{type(node).__name__}의 그래프는 앞선 역전파(retain_graph=False)에서 해제되어 입력을 "
@@ -334,6 +335,16 @@ class _GraphReader:
             return list(inputs)
         single = getattr(node, "input", None)
         return [] if single is None else [single]
+
+    def _inputs_of(self, node: object) -> list | None:
+        """함수의 `inputs`를 한 그림에서 한 번만 읽습니다. 최종 엔진은 상수를 읽을 때마다 새 변수로
+        감싸 보여 주므로(그래프는 그대로 두려고), 처음 읽은 목록을 다시 써야 상수 하나가 노드 하나가 됩니다."""
+        key = id(node)
+        if key not in self._inputs:
+            inputs = getattr(node, "inputs", None)
+            self._inputs[key] = None if inputs is None else list(inputs)
+            self._keep_alive.append(node)
+        return self._inputs[key]
 
     def _live_or_freed(self, x: object, edge: object) -> object:
         """살아 있는 입력은 그대로, 이미 풀린 중간 변수는 (창조자, 출력 번호)마다 자리표시자 하나."""
@@ -364,7 +375,7 @@ class _GraphReader:
             creator = getattr(node, "creator", None)
             return [] if creator is None else [("creator", creator, False)]
         found = []
-        inputs = getattr(node, "inputs", None)
+        inputs = self._inputs_of(node)
         if inputs is not None:
             found += [(f"inputs[{i}]", x, False) for i, x in enumerate(inputs)]
         elif getattr(node, "input", None) is not None:
