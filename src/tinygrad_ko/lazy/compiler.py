@@ -24,7 +24,9 @@ import warnings
 
 from . import cache
 
+# --8<-- [start:flags]
 FLAGS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math", "-shared", "-fPIC")
+# --8<-- [end:flags]
 KEY_SYMBOL = (
     "tinygrad_ko_key"  # 라이브러리 안에 자기 해시를 적어 두는 변수(다른 파일과 바뀌었는지 봅니다)
 )
@@ -170,6 +172,7 @@ def _write_atomic(path, text: str) -> None:
     os.replace(tmp, path)
 
 
+# --8<-- [start:compile]
 def _compile(c_path, lib_path) -> None:
     cc = command()
     tmp = cache.temporary(lib_path)
@@ -194,6 +197,9 @@ def _compile(c_path, lib_path) -> None:
             f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
         )
     os.replace(tmp, lib_path)
+
+
+# --8<-- [end:compile]
 
 
 def _open(lib_path, key: str) -> object | None:
