@@ -139,3 +139,27 @@ def test_same_operation_on_same_inputs_is_computed_once():
     (kernel,) = lazy.schedule(w.grad)
     ops = [op for op, *_ in kernel.stmts]
     assert ops.count("mul") == 1 and ops.count("add") == 1
+
+
+def test_plan_does_not_depend_on_string_hashing():
+    """두 값이 같은 단계에서 죽을 때 돌려놓는 순서가 해시(PYTHONHASHSEED)에 따라 달라지면 안 됩니다."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from tinygrad_ko.lazy.memory import assign_slots;"
+        "steps=[('h',('x',),'f'),('a',('h',),'f'),('b',('h',),'f'),('y',('a','b'),'f')];"
+        "print(assign_slots(steps, in_place=True)[0])"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(6)
+    }
+    assert outputs == {"{'h': 0, 'a': 1, 'b': 0, 'y': 0}\n"}

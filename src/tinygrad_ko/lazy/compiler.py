@@ -240,6 +240,7 @@ def _write_atomic(path, text: str) -> None:
     os.replace(tmp, path)
 
 
+# --8<-- [start:compile]
 def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     cc = command()
     tmp = cache.temporary(lib_path)
@@ -267,6 +268,9 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     if done.stderr.strip():
         _write_atomic(lib_path.with_suffix(".log"), done.stderr)
     os.replace(tmp, lib_path)
+
+
+# --8<-- [end:compile]
 
 
 def _open(lib_path, key: str) -> object | None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .tensor import Tensor
 
 
+# --8<-- [start:record]
 class Record:
     """지연 텐서 하나를 만든 연산의 기록. 엔진 함수의 backward에게 `self`가 되어 줍니다."""
 
@@ -73,6 +74,9 @@ class Record:
         return gxs if isinstance(gxs, tuple) else (gxs,)
 
 
+# --8<-- [end:record]
+
+
 def _plain(x: object) -> object:
     """붙잡은 입력을 미분을 기록하지 않는 텐서로(같은 노드). 수는 그대로."""
     from .tensor import Tensor
@@ -80,6 +84,7 @@ def _plain(x: object) -> object:
     return Tensor.from_lazy(x.lazydata) if isinstance(x, Tensor) else x
 
 
+# --8<-- [start:backward]
 def backward(root: Tensor) -> None:
     """0차원 root에서 시작해 말단 텐서들의 grad에 미분값(지연 텐서)을 더합니다."""
     from .tensor import Tensor
@@ -122,6 +127,9 @@ def backward(root: Tensor) -> None:
         x.grad = total
     for record in done:  # 엔진처럼 그래프를 놓아 줍니다(붙잡은 입력과 출력).
         record.inputs = record.output = None
+
+
+# --8<-- [end:backward]
 
 
 def _accumulate(leaves: dict, x: Tensor, gx: Tensor) -> None:

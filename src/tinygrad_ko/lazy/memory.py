@@ -36,7 +36,7 @@ def assign_slots(
     slot_of: dict = {}
 
     def release(i: int, reads: tuple) -> None:
-        for name in set(reads):
+        for name in dict.fromkeys(reads):  # 읽은 순서대로(같은 계획이 늘 같게)
             slot = slot_of.get(name)
             if slot is not None and last_read[name] == i:
                 free.setdefault(kinds[slot], []).append(slot)
