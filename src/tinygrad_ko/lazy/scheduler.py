@@ -79,7 +79,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
             if node.op == "expand":
                 new = views.expand(v, node.shape)
             else:
-                new = views.reshape(v, node.shape)
+                new = views.reshape_view(v, node.shape)
                 if new is None:  # 연속이 아닌 뷰는 먼저 복사합니다.
                     cut.add(id(node.srcs[0]))
                     base, new = node.srcs[0], views.contiguous(node.shape)

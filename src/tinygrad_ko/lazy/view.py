@@ -3,7 +3,7 @@
 NumPy의 `ndarray.strides`와 같은 생각입니다. 다만 보폭을 바이트가 아니라 원소 단위로 셉니다.
 `(i0, i1, ...)` 자리의 원소는 버퍼의 `offset + i0*strides[0] + i1*strides[1] + ...`번 칸에 있습니다.
 
-- `reshape`는 연속된(contiguous) 뷰에서만 복사 없이 됩니다. 아니면 None을 돌려주고, 부르는 쪽이 먼저
+- `reshape_view`는 연속된(contiguous) 뷰에서만 복사 없이 됩니다. 아니면 None을 돌려주고, 부르는 쪽이 먼저
   연속된 버퍼로 만듭니다.
 - `expand`(브로드캐스트)는 늘린 축의 보폭을 0으로 둡니다: 같은 칸을 여러 번 읽을 뿐 복사하지 않습니다.
 - `merge_axes`는 생성한 반복문의 겹을 줄입니다. 모든 뷰에서 이어 붙일 수 있는 이웃 축을 한 축으로 합칩니다.
@@ -42,7 +42,7 @@ def contiguous(shape: tuple[int, ...]) -> View:
     return View(shape, contiguous_strides(shape))
 
 
-def reshape(view: View, shape: tuple[int, ...]) -> View | None:
+def reshape_view(view: View, shape: tuple[int, ...]) -> View | None:
     """원소 순서를 지킨 채 모양만 바꾼 뷰. 연속된 뷰가 아니면 None(복사가 필요합니다)."""
     if not view.contiguous:
         return None
