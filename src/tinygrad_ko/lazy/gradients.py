@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .tensor import Tensor
 
 
+# --8<-- [start:record]
 class Record:
     """지연 텐서 하나를 만든 연산의 기록. 엔진 함수의 backward에게 `self`가 되어 줍니다."""
 
@@ -71,6 +72,9 @@ class Record:
     def backward(self, gy: Tensor) -> tuple:
         gxs = self.rule.backward(self, gy)  # 엔진의 규칙을, self 자리에 이 기록을 넣어 부릅니다
         return gxs if isinstance(gxs, tuple) else (gxs,)
+
+
+# --8<-- [end:record]
 
 
 def _plain(x: object) -> object:
