@@ -189,7 +189,7 @@ def test_two_processes_compiling_the_same_kernel_at_once(fresh_cache):
 def test_build_compiles_with_chosen_options_and_keeps_the_report(fresh_cache):
     """build: 옵션마다 다른 캐시 이름, 컴파일러의 메시지(벡터화 보고)를 돌려주고, 값이 맞습니다."""
     text = only_source()
-    report = ("-fopt-info-vec-all",) if "gcc" in " ".join(compiler.command()) else ()
+    report = ("-fopt-info-vec-all",) if compiler.is_gcc() else ()
     run, message = compiler.build(text, (*compiler.OPTIONS, *report))
     out, x = np.empty_like(A), A.copy()
     run(out, x)
@@ -213,3 +213,20 @@ def test_build_failure_does_not_turn_off_the_c_backend(fresh_cache):
     assert "C 컴파일러가 실패했습니다" in message and "NumPy 백엔드" not in message
     assert compiler.available()
     assert np.array_equal(compute(), A * 2.0 + 1.0)
+
+
+def test_is_gcc_asks_the_compiler(fresh_cache, tmp_path, monkeypatch):
+    """gcc만 아는 옵션(-fopt-info-vec)을 쓸지: 컴파일러의 -v가 "gcc version"을 말할 때만 참."""
+    say = 'import sys\nsys.stderr.write("{}")\n'
+    monkeypatch.setenv("TINYGRAD_KO_CC", fake_compiler(tmp_path, say.format("clang version 17")))
+    compiler.reset()
+    assert not compiler.is_gcc()
+    monkeypatch.setenv("TINYGRAD_KO_CC", fake_compiler(tmp_path, say.format("gcc version 12.2.0")))
+    compiler.reset()
+    assert compiler.is_gcc()
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("TINYGRAD_KO_CC")
+    compiler.reset()
+    assert not compiler.is_gcc()
+    with pytest.raises(RuntimeError, match="build를 쓸 수 없습니다"):
+        compiler.build("void kernel(void) {}")

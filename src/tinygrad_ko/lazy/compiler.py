@@ -205,7 +205,6 @@ class _CompileFailed(Exception):
     pass
 
 
-# --8<-- [start:load]
 def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
     key = key_of(source, flags)
     try:
@@ -229,9 +228,6 @@ def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
             f"컴파일한 라이브러리 {lib_path}를 불러오지 못했습니다. NumPy 백엔드로 계산합니다."
         )
     return fn
-
-
-# --8<-- [end:load]
 
 
 def _write_atomic(path, text: str) -> None:
