@@ -21,7 +21,6 @@ DEFAULT_LIMIT = 100 * 1024 * 1024
 SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
 
 
-# --8<-- [start:directory]
 def directory() -> Path:
     """커널을 둘 폴더(아직 만들지는 않습니다)."""
     override = os.environ.get("TINYGRAD_KO_CACHE")
@@ -36,7 +35,6 @@ def directory() -> Path:
     return base / "tinygrad_ko" / "kernels"
 
 
-# --8<-- [end:directory]
 
 
 def prepare() -> Path:
@@ -77,7 +75,6 @@ def limit() -> int:
     return int(text) if text and text.isdigit() else DEFAULT_LIMIT
 
 
-# --8<-- [start:evict]
 def evict(keep: str) -> list[str]:
     """크기 한도를 넘었으면 마지막으로 쓴 때가 오래된 커널부터 지웁니다. 지운 커널의 해시를 돌려줍니다.
 
@@ -112,4 +109,3 @@ def evict(keep: str) -> list[str]:
     return removed
 
 
-# --8<-- [end:evict]

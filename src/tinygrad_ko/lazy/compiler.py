@@ -123,7 +123,6 @@ def _timeout() -> float:
         return 60.0
 
 
-# --8<-- [start:key]
 def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
     """캐시의 이름: 컴파일러(이름과 버전), 플래그, 소스를 함께 해시합니다. 하나만 달라도 다른 커널입니다."""
     cc = command() or ["(없음)"]
@@ -131,7 +130,6 @@ def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-# --8<-- [end:key]
 
 
 def load(source: str) -> object | None:

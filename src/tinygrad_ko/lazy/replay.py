@@ -18,7 +18,6 @@ from .runner import Plan, backend
 from .tensor import Tensor
 
 
-# --8<-- [start:replay]
 class Replay:
     def __init__(self, fn: Callable) -> None:
         self.fn = fn
@@ -49,4 +48,3 @@ class Replay:
         return Plan(nodes), [id(a.lazydata) for a in args], single
 
 
-# --8<-- [end:replay]
