@@ -16,9 +16,7 @@ import tinygrad_ko.micrograd.nn as micro_nn
 import tinygrad_ko.nn as nn
 
 # 책의 각 단계를 그대로 옮긴 스냅샷은 단계마다 자기 Variable, Linear …를 가집니다(단계의 한계까지 책과 같게).
-# 빠른 길의 제자리 규칙(inplace)은 31번 이슈의 1번에서 지웁니다: 규칙 함수 add, exp …는 F.add와 다른 것입니다.
 SNAPSHOTS = "tinygrad_ko.steps"
-BEING_DELETED = {"tinygrad_ko.functions.inplace"}
 # 같은 뜻을 다른 세계에서 하는 쌍둥이: 값은 순수 파이썬 Value의 리스트입니다(NumPy 배열·Variable이 아닌).
 SCALAR_TWINS = {
     "tinygrad_ko.gpt.value_model.softmax": "Value 리스트의 소프트맥스(47장이 이것으로 주의를 가르칩니다)",
@@ -28,7 +26,7 @@ SCALAR_TWINS = {
 def library_modules():
     for info in pkgutil.walk_packages(tinygrad_ko.__path__, "tinygrad_ko."):
         name = info.name
-        if name.startswith(SNAPSHOTS) or name.endswith("__main__") or name in BEING_DELETED:
+        if name.startswith(SNAPSHOTS) or name.endswith("__main__"):
             continue
         yield importlib.import_module(name)
 

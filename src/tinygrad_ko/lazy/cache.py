@@ -35,8 +35,6 @@ def directory() -> Path:
     return base / "tinygrad_ko" / "kernels"
 
 
-
-
 def prepare() -> Path:
     """폴더를 만들고, 본인만 쓸 수 있는 폴더인지 확인합니다. 아니면 PermissionError(한국어)."""
     folder = directory()
@@ -107,5 +105,3 @@ def evict(keep: str) -> list[str]:
         total -= size
         removed.append(key)
     return removed
-
-

@@ -130,8 +130,6 @@ def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-
-
 def load(source: str) -> object | None:
     """source의 `kernel` 함수를 돌려줍니다. 캐시에 없으면 컴파일합니다. C를 쓸 수 없으면 None."""
     fn = _loaded.get(source)

@@ -46,5 +46,3 @@ class Replay:
         if len(nodes) != len(outs) or any(n.realized is not None for n in nodes):
             raise messages.replay_needs_lazy_results()
         return Plan(nodes), [id(a.lazydata) for a in args], single
-
-
