@@ -39,6 +39,7 @@ import site_archive
 import site_wheel
 from markdown.extensions.toc import TocExtension
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from pymdownx.slugs import slugify
@@ -165,10 +166,11 @@ def on_pre_page(page, config, files):
             start = time.perf_counter()
             render(config, files)  # 실행합니다(execute: true)
             log.info(f"{page.file.src_uri}: 실행하고 그리는 데 {time.perf_counter() - start:.1f}초")
-            rendered = notebook_cache.Rendered(
-                page.content, notebook_cache.toc_tokens(page.toc), page.title
-            )
-            notebook_cache.store(notebook, True, executed_key, rendered)
+            if options["execute"]:  # 실행을 끈 빌드의 결과는 "실행한 결과"로 적지 않습니다
+                rendered = notebook_cache.Rendered(
+                    page.content, notebook_cache.toc_tokens(page.toc), page.title
+                )
+                notebook_cache.store(notebook, True, executed_key, rendered)
             return
         hit = notebook_cache.load(notebook, True, executed_key)
         if hit is not None:
@@ -282,6 +284,7 @@ def on_page_markdown(markdown_text, page, config, files):
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
 
 
+@event_priority(-1000)  # 다른 플러그인이 다 쓴 뒤에(offline 플러그인의 search_index.js, sitemap 등)
 def on_post_build(config):
     """사이트 전체를 downloads/ 의 오프라인 압축 파일로 묶습니다(그 파일 자신은 빼고)."""
     if _RUN["serving"]:
