@@ -177,10 +177,11 @@ def on_pre_page(page, config, files):
             start = time.perf_counter()
             render(config, files)  # 실행합니다(execute: true)
             log.info(f"{page.file.src_uri}: 실행하고 그리는 데 {time.perf_counter() - start:.1f}초")
-            rendered = notebook_cache.Rendered(
-                page.content, notebook_cache.toc_tokens(page.toc), page.title
-            )
-            notebook_cache.store(notebook, True, executed_key, rendered)
+            if options["execute"]:  # 실행을 끈 빌드의 결과는 "실행한 결과"로 적지 않습니다
+                rendered = notebook_cache.Rendered(
+                    page.content, notebook_cache.toc_tokens(page.toc), page.title
+                )
+                notebook_cache.store(notebook, True, executed_key, rendered)
             return
         hit = notebook_cache.load(notebook, True, executed_key)
         if hit is not None:
@@ -294,7 +295,7 @@ def on_page_markdown(markdown_text, page, config, files):
     raise PluginError(f"{page.file.src_uri}: 장 페이지에 `# 제목` 줄이 없습니다.")
 
 
-@event_priority(-200)  # 모든 플러그인(offline의 -100 포함)이 파일을 다 쓴 뒤에 묶습니다
+@event_priority(-1000)  # 다른 플러그인이 다 쓴 뒤에(offline 플러그인의 search_index.js, sitemap 등)
 def _pack_site(config):
     """사이트 전체를 downloads/ 의 오프라인 압축 파일로 묶습니다(그 파일 자신은 빼고)."""
     if _RUN["serving"]:
@@ -389,5 +390,5 @@ def _tidy_search_index(config):
     search_index.rewrite(index, intro)
 
 
-# 빌드가 끝난 뒤의 일 둘은 차례가 다릅니다: 검색 색인 다듬기(-50), 그다음 압축 파일(-200).
+# 빌드가 끝난 뒤의 일 둘은 차례가 다릅니다: 검색 색인 다듬기(-50), 그다음 압축 파일(-1000).
 on_post_build = CombinedEvent(_tidy_search_index, _pack_site)

@@ -236,6 +236,8 @@ def test_jupyter_plugin_settings_fail_on_errors_and_never_use_a_stale_cache():
     assert jupyter["allow_errors"] is False
     assert jupyter["cache"] is False
     assert jupyter["include"] == ["*.ipynb"]
+    # 페이지(.md)는 노트북으로 읽어 보지도 않습니다(jupytext로 읽는 데 serve 빌드 CPU의 절반이 들었음).
+    assert set(jupyter["ignore"]) >= {"*.md", "*.py"}
     assert jupyter.get("include_requirejs", False) is False
 
 

@@ -98,7 +98,8 @@ class FakePage:
 def hook(tmp_path, monkeypatch):
     monkeypatch.setattr(notebook_cache, "CACHE", tmp_path)
     monkeypatch.setitem(mkdocs_hooks._RUN, "environment", "환경")
-    config = types.SimpleNamespace(plugins={"mkdocs-jupyter": types.SimpleNamespace(config={})})
+    plugin = types.SimpleNamespace(config={"execute": True})
+    config = types.SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
     return config
 
 
@@ -131,5 +132,13 @@ def test_serve_shows_code_with_a_note_until_a_build_has_run_it(hook, monkeypatch
 def test_serve_does_not_use_a_result_made_from_another_library(hook, monkeypatch):
     render(hook, "<p>옛 라이브러리의 결과</p>", False, monkeypatch)
     monkeypatch.setitem(mkdocs_hooks._RUN, "environment", "라이브러리가 바뀐 환경")
+    page, calls = render(hook, "<p>코드만</p>", True, monkeypatch)
+    assert calls == ["render"] and page.content.startswith(notebook_cache.UNEXECUTED_NOTE)
+
+
+def test_a_build_with_execution_turned_off_is_not_stored_as_executed(hook, monkeypatch):
+    hook.plugins["mkdocs-jupyter"].config["execute"] = False
+    render(hook, "<p>실행하지 않음</p>", False, monkeypatch)
+    hook.plugins["mkdocs-jupyter"].config["execute"] = True
     page, calls = render(hook, "<p>코드만</p>", True, monkeypatch)
     assert calls == ["render"] and page.content.startswith(notebook_cache.UNEXECUTED_NOTE)
