@@ -17,6 +17,7 @@ from __future__ import annotations
 import _ctypes
 import ctypes
 import hashlib
+import math
 import os
 import shlex
 import shutil
@@ -27,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import cache
+from . import cache, messages
 
 # --8<-- [start:flags]
 OPTIONS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math")
@@ -57,8 +58,12 @@ def command() -> list[str] | None:
     given, path = os.environ.get("TINYGRAD_KO_CC"), os.environ.get("PATH")
     if _state.get("searched") == (given, path):
         return _state["command"]
-    found = shlex.split(given) if given else None
-    for name in () if given else ("cc", "gcc", "clang"):
+    try:  # 빈칸뿐인 값은 빈 값처럼 "정하지 않음"입니다.
+        found = shlex.split(given) if given else None
+    except ValueError as error:
+        raise messages.bad_compiler_command(given, str(error)) from None
+    found = found or None
+    for name in () if found else ("cc", "gcc", "clang"):
         if shutil.which(name):
             found = [shutil.which(name)]
             break
@@ -117,10 +122,17 @@ def _identity(cc: list[str]) -> str:
 
 
 def _timeout() -> float:
-    try:
-        return float(os.environ.get("TINYGRAD_KO_CC_TIMEOUT", "60"))
-    except ValueError:
+    """컴파일을 기다릴 초. 빈 값이면 60. 0 이하, NaN, 무한, 수가 아닌 값은 한국어 ValueError."""
+    text = os.environ.get("TINYGRAD_KO_CC_TIMEOUT", "")
+    if not text.strip():
         return 60.0
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (0 < seconds < math.inf):  # NaN도 여기서 걸립니다.
+        raise messages.bad_timeout(text)
+    return seconds
 
 
 def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
