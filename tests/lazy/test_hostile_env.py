@@ -67,3 +67,25 @@ def test_empty_values_mean_unset(monkeypatch):
     monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", "")
     assert compiler._timeout() == 60.0
     assert cache.limit() == cache.DEFAULT_LIMIT
+
+
+@needs_cc
+@pytest.mark.parametrize("blocked", ["source", "library", "folder"])
+def test_cache_path_taken_by_a_directory_or_file_falls_back_in_korean(fresh_cache, blocked):
+    """캐시의 .c나 라이브러리 자리에 폴더가, 캐시 폴더 자리에 파일이 있으면: 한국어 경고와 NumPy의 값."""
+    x = lazy.Tensor(A) * 2.0 + 1.0
+    c_path, lib_path = cache.paths(compiler.key_of(lazy.source(lazy.schedule(x)[0], "c")))
+    if blocked == "folder":
+        fresh_cache.write_text("폴더가 아닌 파일", encoding="utf-8")
+    else:
+        fresh_cache.mkdir(mode=0o700)
+        taken = c_path if blocked == "source" else lib_path
+        taken.mkdir()
+        (taken / "inside").write_text("지우면 안 되는 파일", encoding="utf-8")
+    with pytest.warns(lazy.CompilerWarning, match="커널 캐시 폴더") as record:
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert "NumPy 백엔드로" in str(record[0].message)
+    assert "TINYGRAD_KO_CACHE" in str(record[0].message)
+    if blocked != "folder":
+        assert (taken / "inside").exists()
+        assert not [p for p in fresh_cache.iterdir() if p.name.endswith(".tmp")]

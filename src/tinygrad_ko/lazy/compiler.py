@@ -217,8 +217,22 @@ def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
     key = key_of(source, flags)
     try:
         cache.prepare()
+        return _load_or_compile_in_cache(source, flags, key)
     except OSError as error:
-        raise _CompileFailed(f"{error} NumPy 백엔드로 계산합니다.") from None
+        if error.errno is None:  # prepare의 한국어 거절(남도 쓸 수 있는 폴더)
+            raise _CompileFailed(f"{error} NumPy 백엔드로 계산합니다.") from None
+        # 운영 체제의 오류: .c나 라이브러리 자리에 폴더가, 폴더 자리에 파일이 있을 때, 디스크가 찼을 때 등
+        raise _CompileFailed(_cache_trouble(error)) from None
+
+
+def _cache_trouble(error: OSError) -> str:
+    return (
+        f"커널 캐시 폴더 {cache.directory()}의 파일을 만들거나 읽지 못했습니다({error}). NumPy 백엔드로 "
+        f"계산합니다. 그 자리의 파일이나 폴더를 치우거나, 환경 변수 TINYGRAD_KO_CACHE로 다른 폴더를 주세요."
+    )
+
+
+def _load_or_compile_in_cache(source: str, flags: tuple[str, ...], key: str) -> object:
     c_path, lib_path = cache.paths(key)
     fn = _open(lib_path, key)
     if fn is not None:
@@ -240,8 +254,12 @@ def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
 
 def _write_atomic(path, text: str) -> None:
     tmp = cache.temporary(path)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # 실패한 임시 파일을 남기지 않습니다
+        raise
 
 
 # --8<-- [start:compile]
@@ -271,7 +289,11 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
     if done.stderr.strip():
         _write_atomic(lib_path.with_suffix(".log"), done.stderr)
-    os.replace(tmp, lib_path)
+    try:
+        os.replace(tmp, lib_path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 # --8<-- [end:compile]
