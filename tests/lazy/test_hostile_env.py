@@ -1,6 +1,11 @@
 """적대적인 환경 변수(TINYGRAD_KO_CC, _CC_TIMEOUT, _CACHE_BYTES, _LAZY_BACKEND): 영어 예외나 엉뚱한 값 대신
 받은 값을 말하는 한국어 오류를 냅니다."""
 
+import os
+import signal
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -89,3 +94,44 @@ def test_cache_path_taken_by_a_directory_or_file_falls_back_in_korean(fresh_cach
     if blocked != "folder":
         assert (taken / "inside").exists()
         assert not [p for p in fresh_cache.iterdir() if p.name.endswith(".tmp")]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:  # 좀비는 이미 끝난 프로세스입니다
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+@needs_cc
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="/proc로 프로세스를 봅니다(리눅스)"
+)
+def test_compiler_that_hangs_leaves_no_child_running(fresh_cache, tmp_path, monkeypatch):
+    """멈춘 컴파일러가 띄운 자식(진짜 cc가 띄우는 cc1, as처럼)도 시간이 다하면 함께 멈춥니다."""
+    pid_file = tmp_path / "child.pid"
+    script = tmp_path / "hang_cc.py"
+    script.write_text(
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{sys.executable} {script}")
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", "1.5")
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning, match="1.5초 안에 끝나지 않아"):
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    child = int(pid_file.read_text(encoding="utf-8"))
+    try:
+        for _ in range(50):  # 끝나기까지 잠깐 기다립니다(최대 5초)
+            if not _alive(child):
+                break
+            time.sleep(0.1)
+        assert not _alive(child), "멈춘 컴파일러의 자식 프로세스가 남았습니다"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)

@@ -21,6 +21,7 @@ import math
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
 import warnings
@@ -83,7 +84,7 @@ def is_gcc() -> bool:
         return False
     if _state.get("gcc") is None:
         try:
-            done = subprocess.run([*cc, "-v"], capture_output=True, text=True, timeout=_timeout())
+            done = _run([*cc, "-v"])
             _state["gcc"] = "gcc version" in done.stderr
         except (OSError, subprocess.SubprocessError):
             _state["gcc"] = False
@@ -112,13 +113,35 @@ def _identity(cc: list[str]) -> str:
     """해시에 넣을 컴파일러의 이름과 버전(다른 컴파일러의 라이브러리를 잘못 쓰지 않게)."""
     if _state["identity"] is None:
         try:
-            version = subprocess.run(
-                [*cc, "--version"], capture_output=True, text=True, timeout=_timeout()
-            ).stdout.splitlines()[:1]
+            version = _run([*cc, "--version"]).stdout.splitlines()[:1]
         except (OSError, subprocess.SubprocessError):
             version = []
         _state["identity"] = " ".join(cc + version)
     return _state["identity"]
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess:
+    """셸 없이 args를 실행합니다. 시간이 다하면 컴파일러와 그 자식들(cc1, as, ld)을 함께 멈추고 TimeoutExpired.
+
+    `subprocess.run(timeout=...)`은 컴파일러 자신만 죽여, 그 자식이 남아 계속 돌았습니다. 그래서 새
+    프로세스 그룹(세션)에서 띄우고 시간이 다하면 그룹 전체를 멈춥니다.
+    """
+    posix = os.name == "posix"
+    with subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=posix
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=_timeout())
+        except subprocess.TimeoutExpired:
+            if posix:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            process.kill()
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(args, process.returncode, out, err)
 
 
 def _timeout() -> float:
@@ -268,7 +291,7 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     tmp = cache.temporary(lib_path)
     args = [*cc, *flags, "-o", str(tmp), str(c_path), "-lm"]
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=_timeout())
+        done = _run(args)
     except subprocess.TimeoutExpired:
         tmp.unlink(missing_ok=True)
         raise _CompileFailed(
