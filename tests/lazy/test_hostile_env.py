@@ -135,3 +135,23 @@ def test_compiler_that_hangs_leaves_no_child_running(fresh_cache, tmp_path, monk
     finally:
         if _alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("digits", [400, 5000])
+def test_integer_too_large_for_a_float_is_refused_in_korean(dtype, side, digits):
+    """NumPy처럼 OverflowError이되, 받은 수와 할 일을 한국어로 말합니다(10**400은 float64로도 못 적습니다).
+
+    4300자리가 넘는 정수는 파이썬의 repr도 ValueError를 내므로, 메시지에는 자릿수로 적습니다."""
+    t = lazy.Tensor(np.ones(2, dtype))
+    with pytest.raises(OverflowError, match="float") as info:
+        t * 10**digits if side == "left" else 10**digits - t
+    assert "너무 커서" in str(info.value)
+    assert ("int 10000" if digits < 4300 else "비트 정수") in str(info.value)
+
+
+def test_integer_that_overflows_only_float32_becomes_inf_like_numpy():
+    with np.errstate(over="ignore"):
+        expected = np.ones(2, np.float32) * 10**40
+    assert np.array_equal((lazy.Tensor(np.ones(2, np.float32)) * 10**40).numpy(), expected)

@@ -119,3 +119,10 @@ def bad_cache_limit(text: str) -> ValueError:
         f"환경 변수 TINYGRAD_KO_CACHE_BYTES의 값 {text!r}은(는) 쓸 수 없습니다. 커널 캐시의 크기 한도를 0 "
         f"이상의 정수 바이트로 주세요(예: 200000000). 지우면 100 MB입니다."
     )
+
+
+def number_too_large(value: object, dtype: np.dtype) -> OverflowError:
+    return OverflowError(
+        f"수가 너무 커서 {dtype}(float)로 바꿀 수 없습니다. 받은 값: {describe(value)}. NumPy처럼 "
+        f"OverflowError를 냅니다. 무한대가 필요하면 float('inf')를, 아니면 더 작은 수를 주세요."
+    )
