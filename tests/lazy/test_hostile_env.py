@@ -155,3 +155,24 @@ def test_integer_that_overflows_only_float32_becomes_inf_like_numpy():
     with np.errstate(over="ignore"):
         expected = np.ones(2, np.float32) * 10**40
     assert np.array_equal((lazy.Tensor(np.ones(2, np.float32)) * 10**40).numpy(), expected)
+
+
+@needs_cc
+@pytest.mark.parametrize("status", [0, 1])
+def test_compiler_printing_bytes_that_are_not_utf8_is_handled(
+    fresh_cache, tmp_path, monkeypatch, status
+):
+    """EUC-KR 로캘의 gcc처럼 UTF-8이 아닌 글을 내는 컴파일러: 디코딩 오류로 멈추지 않고 경고에 담습니다."""
+    script = tmp_path / "bytes_cc.py"
+    script.write_text(
+        "import sys\n"
+        "sys.stderr.buffer.write('경고: 글자'.encode('euc-kr') + b'\\xff\\n' * 3)\n"
+        f"sys.exit({status})\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{sys.executable} {script}")
+    compiler.reset()
+    # 종료 코드 0이어도 라이브러리를 만들지 않았으므로 실패로 보고 NumPy로 계산합니다.
+    with pytest.warns(lazy.CompilerWarning, match="C 컴파일러가 실패했습니다") as record:
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert "\ufffd" in str(record[0].message)  # 읽을 수 없는 바이트는 대체 문자로

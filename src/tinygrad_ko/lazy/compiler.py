@@ -128,7 +128,12 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
     """
     posix = os.name == "posix"
     with subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=posix
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        errors="replace",  # UTF-8이 아닌 글(예: EUC-KR 로캘의 gcc)은 대체 문자로
+        start_new_session=posix,
     ) as process:
         try:
             out, err = process.communicate(timeout=_timeout())
