@@ -176,3 +176,18 @@ def test_compiler_printing_bytes_that_are_not_utf8_is_handled(
     with pytest.warns(lazy.CompilerWarning, match="C 컴파일러가 실패했습니다") as record:
         assert np.array_equal(compute(), A * 2.0 + 1.0)
     assert "\ufffd" in str(record[0].message)  # 읽을 수 없는 바이트는 대체 문자로
+
+
+@needs_cc
+def test_changing_the_compiler_without_reset_changes_the_cache_name(fresh_cache, monkeypatch):
+    """TINYGRAD_KO_CC를 프로세스 중간에 바꾸면(reset 없이) 새 컴파일러의 라이브러리는 다른 이름이어야 합니다.
+
+    고치기 전에는 처음 컴파일러의 이름과 버전을 기억해 두고 해시에 넣어, 다른 컴파일러(또는 다른 -D
+    인수)로 만든 라이브러리가 옛 컴파일러의 이름으로 캐시에 들어갔습니다."""
+    [cc] = compiler.command()
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    compiler.reset()
+    before = compiler.key_of("int x;")
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{cc} -DTINYGRAD_KO_OTHER=1")
+    assert compiler.command() == [cc, "-DTINYGRAD_KO_OTHER=1"]
+    assert compiler.key_of("int x;") != before

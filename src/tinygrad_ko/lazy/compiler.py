@@ -82,13 +82,14 @@ def is_gcc() -> bool:
     cc = command()
     if cc is None:
         return False
-    if _state.get("gcc") is None:
+    known = _state.get("gcc")
+    if known is None or known[0] != cc:
         try:
-            done = _run([*cc, "-v"])
-            _state["gcc"] = "gcc version" in done.stderr
+            answer = "gcc version" in _run([*cc, "-v"]).stderr
         except (OSError, subprocess.SubprocessError):
-            _state["gcc"] = False
-    return _state["gcc"]
+            answer = False
+        _state["gcc"] = known = (list(cc), answer)
+    return known[1]
 
 
 def reset() -> None:
@@ -111,13 +112,15 @@ def _close(lib) -> None:
 
 def _identity(cc: list[str]) -> str:
     """해시에 넣을 컴파일러의 이름과 버전(다른 컴파일러의 라이브러리를 잘못 쓰지 않게)."""
-    if _state["identity"] is None:
+    # 명령마다 기억합니다: reset 없이 TINYGRAD_KO_CC를 바꿔도 옛 컴파일러의 이름으로 캐시하지 않게.
+    known = _state["identity"]
+    if known is None or known[0] != cc:
         try:
             version = _run([*cc, "--version"]).stdout.splitlines()[:1]
         except (OSError, subprocess.SubprocessError):
             version = []
-        _state["identity"] = " ".join(cc + version)
-    return _state["identity"]
+        _state["identity"] = known = (list(cc), " ".join(cc + version))
+    return known[1]
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess:
