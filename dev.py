@@ -151,17 +151,29 @@ def port_problem(port: int) -> str | None:
     """
     if not 1 <= port <= 65535:
         return f"포트 {port}은(는) 쓸 수 없는 번호입니다. 1부터 65535 사이의 번호를 주세요."
+    error = _bind_error(port)
+    if error is None:
+        return None
+    if error.errno == errno.EADDRINUSE:
+        # 권하는 번호는 비어 있는 것으로: 다음 번호도 쓰고 있거나 65536이면 권한 명령이 또 실패합니다.
+        nearby = [*range(port + 1, min(port + 50, 65536)), *range(port - 1, max(port - 50, 0), -1)]
+        free = next((p for p in nearby if _bind_error(p) is None), None)
+        hint = f": python3 dev.py serve --port {free}" if free else ""
+        return (
+            f"포트 {port}은(는) 다른 프로그램이 이미 쓰고 있습니다. 그 프로그램을 끄거나 "
+            f"다른 포트를 주세요{hint}"
+        )
+    return f"포트 {port}을(를) 열 수 없습니다({error.strerror}). 다른 포트를 주세요."
+
+
+def _bind_error(port: int) -> OSError | None:
+    """127.0.0.1:port 에 묶어 보고 실패하면 그 오류, 되면 None."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as error:
-            if error.errno == errno.EADDRINUSE:
-                return (
-                    f"포트 {port}은(는) 다른 프로그램이 이미 쓰고 있습니다. 그 프로그램을 끄거나 "
-                    f"다른 포트를 주세요: python3 dev.py serve --port {port + 1}"
-                )
-            return f"포트 {port}을(를) 열 수 없습니다({error.strerror}). 다른 포트를 주세요."
+            return error
     return None
 
 

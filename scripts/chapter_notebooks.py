@@ -385,12 +385,26 @@ if importlib.util.find_spec("tinygrad_ko") is None:
     pip = subprocess.run(
         [sys.executable, "-m", "pip", "install", source], capture_output=True, text=True
     )
+    if pip.returncode != 0 and "No module named pip" in pip.stderr:
+        raise RuntimeError(
+            "이 커널의 파이썬에 pip이 없습니다. 새 셀에서 다음 명령으로 pip을 설치한 뒤 이 셀을 다시 "
+            f"실행하세요: !{{sys.executable}} -m ensurepip --upgrade"
+        )
     if pip.returncode != 0:
         raise RuntimeError(f"pip install {{source}} 이(가) 실패했습니다. 아래 내용을 확인하세요.\\n{{pip.stderr}}")
-    print(pip.stdout.strip().splitlines()[-1])  # Successfully installed tinygrad-ko-...
+    for line in pip.stdout.strip().splitlines()[-1:]:  # Successfully installed ...(조용한 pip이면 없음)
+        print(line)
     importlib.invalidate_caches()
 
-installed = importlib.metadata.version("tinygrad_ko")
+try:
+    installed = importlib.metadata.version("tinygrad_ko")
+except importlib.metadata.PackageNotFoundError:
+    # 방금 사용자 폴더에 처음 설치했거나, 설치하지 않은 소스가 PYTHONPATH로만 보일 때
+    raise RuntimeError(
+        "tinygrad_ko의 설치 정보를 이 커널이 찾지 못합니다. 커널을 다시 시작(메뉴의 Kernel → Restart)한 "
+        f"뒤 이 셀부터 다시 실행하세요. 그래도 같으면 새 셀에서 실행하세요: "
+        f"!{{sys.executable}} -m pip install {{source or WHEEL}}"
+    ) from None
 print("tinygrad_ko", installed)
 if installed != WHEEL_VERSION:
     print(f"이 노트북은 tinygrad_ko {{WHEEL_VERSION}}으로 만들었습니다. 출력이 다르면 다시 설치하세요: "

@@ -10,7 +10,14 @@ LIMIT = 60  # 메시지에 넣는 repr의 최대 길이
 
 def short_repr(value: object) -> str:
     """`repr(value)`를 60자 이하로: 넘치면 57자까지 남기고 `...`를 붙입니다."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # 4300자리가 넘는 정수는 repr도 거절합니다(sys.set_int_max_str_digits)
+        text = (
+            f"<{value.bit_length()}비트 정수>"
+            if isinstance(value, int)
+            else f"<{type(value).__name__}>"
+        )
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
 

@@ -57,3 +57,16 @@ def test_replay_needs_lazy_results():
     korean_instruction(error.value)
     with pytest.raises(TypeError):
         lazy.Replay(lambda x: x)(np.ones(2))
+
+
+@pytest.mark.parametrize("first_same", [True, False])
+def test_replay_does_not_mix_up_the_same_tensor_passed_twice(backend, first_same):
+    """처음에 같은 텐서를 두 번 주고 다음에 다른 둘을 주면(또는 그 반대) 계획을 따로 세웁니다.
+
+    고치기 전에는 입력 노드의 id로 바꿔 끼워, 같은 텐서로 기록한 계획이 두 입력을 하나로 읽었습니다."""
+    replayed = lazy.Replay(lambda x, y: x - y)
+    t = lazy.Tensor(np.arange(3.0))
+    a, b = lazy.Tensor(np.arange(3.0) * 5), lazy.Tensor(np.ones(3))
+    calls = [(t, t), (a, b)] if first_same else [(a, b), (t, t)]
+    for x, y in calls:
+        assert np.array_equal(replayed(x, y).numpy(), x.numpy() - y.numpy())

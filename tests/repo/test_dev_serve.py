@@ -59,7 +59,7 @@ def test_a_busy_port_is_reported_in_korean_before_any_install_or_build(venv):
         result = dev_py("serve", "--port", str(port), env=venv)
     assert result.returncode == 1, result.stderr
     assert f"포트 {port}은(는) 다른 프로그램이 이미 쓰고 있습니다" in result.stderr
-    assert f"python3 dev.py serve --port {port + 1}" in result.stderr
+    assert 1 <= suggested_port(result.stderr) <= 65535  # 비어 있는 번호를 권합니다(아래 시험)
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
@@ -167,3 +167,49 @@ def test_serve_answers_the_first_chapter_and_stops_with_dev_py(tmp_path):
     assert server.returncode == 0
     assert dev.port_problem(port) is None, "dev.py가 끝났는데 mkdocs 서버가 포트를 쥐고 있습니다"
     assert fetch(base) is None
+
+
+def listening(port: int) -> socket.socket | None:
+    """127.0.0.1:port 에서 듣는 소켓(쓸 수 없으면 None)."""
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError:
+        sock.close()
+        return None
+    sock.listen()
+    return sock
+
+
+def suggested_port(message: str) -> int:
+    return int(message.rsplit("--port ", 1)[1].split()[0])
+
+
+def test_busy_port_suggests_a_port_that_is_free():
+    """다음 번호도 쓰고 있으면 그 번호를 권하지 않습니다(권한 명령이 또 실패하지 않게)."""
+    for port in range(18400, 18990, 3):
+        pair = [listening(port), listening(port + 1)]
+        if all(pair):
+            break
+        for sock in pair:
+            if sock:
+                sock.close()
+    else:
+        pytest.skip("18400~18990에서 이어진 빈 포트 두 개를 찾지 못했습니다")
+    try:
+        message = dev.port_problem(port)
+        suggestion = suggested_port(message)
+        assert suggestion not in (port, port + 1)
+        assert dev.port_problem(suggestion) is None
+    finally:
+        for sock in pair:
+            sock.close()
+
+
+def test_busy_last_port_suggests_a_port_in_range():
+    sock = listening(65535)
+    if sock is None:
+        pytest.skip("포트 65535를 이 시험이 열 수 없습니다(다른 프로그램이 씁니다)")
+    with sock:
+        suggestion = suggested_port(dev.port_problem(65535))
+    assert 1 <= suggestion <= 65535 and suggestion != 65535

@@ -13,8 +13,10 @@ import io
 import json
 import re
 import shutil
+import sys
 import textwrap
 import tomllib
+import types
 import zipfile
 
 import chapter_notebooks as cn
@@ -377,6 +379,58 @@ def test_setup_cell_without_a_wheel_says_in_korean_what_to_fetch(tmp_path, monke
     message = str(caught.value)
     assert f"휠 파일 {SETUP.wheel_filename}도 찾지 못했습니다" in message
     assert "「tinygrad_ko 휠」 링크" in message and "같은 폴더에 두고" in message
+
+
+def install_with(monkeypatch, tmp_path, returncode: int, stdout: str, stderr: str) -> list:
+    """tinygrad_ko가 없고 노트북 옆에 휠이 있는 것처럼 하고, pip이 주어진 결과를 내게 합니다."""
+    (tmp_path / SETUP.wheel_filename).write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    calls = []
+
+    def fake_run(args, **kwargs):
+        calls.append(args)
+        return types.SimpleNamespace(returncode=returncode, stdout=stdout, stderr=stderr)
+
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    monkeypatch.setattr("subprocess.run", fake_run)
+    return calls
+
+
+def test_setup_cell_with_a_quiet_pip_does_not_crash(tmp_path, monkeypatch):
+    """PIP_QUIET=1 같은 설정이면 pip은 아무것도 찍지 않습니다. 그래도 설치한 판을 알려야 합니다."""
+    [setup] = [c for c in make("# 1장. 시험\n")["cells"] if c["cell_type"] == "code"]
+    install_with(monkeypatch, tmp_path, 0, "", "")
+    output = run_cell(setup["source"])
+    assert output.startswith("tinygrad_ko 0.1.0\n")
+
+
+def test_setup_cell_without_pip_says_the_one_command_in_korean(tmp_path, monkeypatch):
+    [setup] = [c for c in make("# 1장. 시험\n")["cells"] if c["cell_type"] == "code"]
+    install_with(monkeypatch, tmp_path, 1, "", "/usr/bin/python3: No module named pip\n")
+    with pytest.raises(RuntimeError) as caught:
+        run_cell(setup["source"])
+    message = str(caught.value)
+    assert "pip이 없습니다" in message
+    assert f"{sys.executable} -m ensurepip --upgrade" in message
+
+
+def test_setup_cell_when_the_installed_package_cannot_be_seen_says_to_restart(
+    tmp_path, monkeypatch
+):
+    """설치는 되었는데 이 커널이 메타데이터를 못 찾을 때(사용자 폴더에 처음 설치, PYTHONPATH로만 보이는 소스):
+    영어 PackageNotFoundError 대신 한국어로 커널을 다시 시작하라고 합니다."""
+    import importlib.metadata
+
+    [setup] = [c for c in make("# 1장. 시험\n")["cells"] if c["cell_type"] == "code"]
+    install_with(monkeypatch, tmp_path, 0, "Successfully installed tinygrad-ko-0.1.0+abc\n", "")
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr("importlib.metadata.version", missing)
+    with pytest.raises(RuntimeError) as caught:
+        run_cell(setup["source"])
+    assert "커널을 다시 시작" in str(caught.value)
 
 
 # --- 사이트 휠 --------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from . import messages
+
 DEFAULT_LIMIT = 100 * 1024 * 1024
 SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
 
@@ -37,6 +39,7 @@ def directory() -> Path:
 
 def prepare() -> Path:
     """폴더를 만들고, 본인만 쓸 수 있는 폴더인지 확인합니다. 아니면 PermissionError(한국어)."""
+    limit()  # 한도가 잘못 주어졌으면 컴파일하기 전에 알립니다(한국어 ValueError).
     folder = directory()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     if os.name == "posix":
@@ -69,8 +72,13 @@ def touch(path: Path) -> None:
 
 
 def limit() -> int:
-    text = os.environ.get("TINYGRAD_KO_CACHE_BYTES")
-    return int(text) if text and text.isdigit() else DEFAULT_LIMIT
+    """크기 한도(바이트). 빈 값이면 100 MB. 0 이상의 정수가 아니면 한국어 ValueError."""
+    text = os.environ.get("TINYGRAD_KO_CACHE_BYTES", "").strip()
+    if not text:
+        return DEFAULT_LIMIT
+    if not (text.isascii() and text.isdigit()):
+        raise messages.bad_cache_limit(os.environ["TINYGRAD_KO_CACHE_BYTES"])
+    return int(text)
 
 
 def evict(keep: str) -> list[str]:

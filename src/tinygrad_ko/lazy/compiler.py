@@ -17,9 +17,11 @@ from __future__ import annotations
 import _ctypes
 import ctypes
 import hashlib
+import math
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
 import warnings
@@ -27,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import cache
+from . import cache, messages
 
 # --8<-- [start:flags]
 OPTIONS = ("-O3", "-march=native", "-ffp-contract=off", "-fno-trapping-math")
@@ -57,8 +59,12 @@ def command() -> list[str] | None:
     given, path = os.environ.get("TINYGRAD_KO_CC"), os.environ.get("PATH")
     if _state.get("searched") == (given, path):
         return _state["command"]
-    found = shlex.split(given) if given else None
-    for name in () if given else ("cc", "gcc", "clang"):
+    try:  # 빈칸뿐인 값은 빈 값처럼 "정하지 않음"입니다.
+        found = shlex.split(given) if given else None
+    except ValueError as error:
+        raise messages.bad_compiler_command(given, str(error)) from None
+    found = found or None
+    for name in () if found else ("cc", "gcc", "clang"):
         if shutil.which(name):
             found = [shutil.which(name)]
             break
@@ -76,13 +82,14 @@ def is_gcc() -> bool:
     cc = command()
     if cc is None:
         return False
-    if _state.get("gcc") is None:
+    known = _state.get("gcc")
+    if known is None or known[0] != cc:
         try:
-            done = subprocess.run([*cc, "-v"], capture_output=True, text=True, timeout=_timeout())
-            _state["gcc"] = "gcc version" in done.stderr
+            answer = "gcc version" in _run([*cc, "-v"]).stderr
         except (OSError, subprocess.SubprocessError):
-            _state["gcc"] = False
-    return _state["gcc"]
+            answer = False
+        _state["gcc"] = known = (list(cc), answer)
+    return known[1]
 
 
 def reset() -> None:
@@ -105,22 +112,58 @@ def _close(lib) -> None:
 
 def _identity(cc: list[str]) -> str:
     """해시에 넣을 컴파일러의 이름과 버전(다른 컴파일러의 라이브러리를 잘못 쓰지 않게)."""
-    if _state["identity"] is None:
+    # 명령마다 기억합니다: reset 없이 TINYGRAD_KO_CC를 바꿔도 옛 컴파일러의 이름으로 캐시하지 않게.
+    known = _state["identity"]
+    if known is None or known[0] != cc:
         try:
-            version = subprocess.run(
-                [*cc, "--version"], capture_output=True, text=True, timeout=_timeout()
-            ).stdout.splitlines()[:1]
+            version = _run([*cc, "--version"]).stdout.splitlines()[:1]
         except (OSError, subprocess.SubprocessError):
             version = []
-        _state["identity"] = " ".join(cc + version)
-    return _state["identity"]
+        _state["identity"] = known = (list(cc), " ".join(cc + version))
+    return known[1]
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess:
+    """셸 없이 args를 실행합니다. 시간이 다하면 컴파일러와 그 자식들(cc1, as, ld)을 함께 멈추고 TimeoutExpired.
+
+    `subprocess.run(timeout=...)`은 컴파일러 자신만 죽여, 그 자식이 남아 계속 돌았습니다. 그래서 새
+    프로세스 그룹(세션)에서 띄우고 시간이 다하면 그룹 전체를 멈춥니다.
+    """
+    posix = os.name == "posix"
+    with subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        errors="replace",  # UTF-8이 아닌 글(예: EUC-KR 로캘의 gcc)은 대체 문자로
+        start_new_session=posix,
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=_timeout())
+        except subprocess.TimeoutExpired:
+            if posix:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            process.kill()
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(args, process.returncode, out, err)
 
 
 def _timeout() -> float:
-    try:
-        return float(os.environ.get("TINYGRAD_KO_CC_TIMEOUT", "60"))
-    except ValueError:
+    """컴파일을 기다릴 초. 빈 값이면 60. 0 이하, NaN, 무한, 수가 아닌 값은 한국어 ValueError."""
+    text = os.environ.get("TINYGRAD_KO_CC_TIMEOUT", "")
+    if not text.strip():
         return 60.0
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (0 < seconds < math.inf):  # NaN도 여기서 걸립니다.
+        raise messages.bad_timeout(text)
+    return seconds
 
 
 def key_of(source: str, flags: tuple[str, ...] = FLAGS) -> str:
@@ -205,8 +248,22 @@ def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
     key = key_of(source, flags)
     try:
         cache.prepare()
+        return _load_or_compile_in_cache(source, flags, key)
     except OSError as error:
-        raise _CompileFailed(f"{error} NumPy 백엔드로 계산합니다.") from None
+        if error.errno is None:  # prepare의 한국어 거절(남도 쓸 수 있는 폴더)
+            raise _CompileFailed(f"{error} NumPy 백엔드로 계산합니다.") from None
+        # 운영 체제의 오류: .c나 라이브러리 자리에 폴더가, 폴더 자리에 파일이 있을 때, 디스크가 찼을 때 등
+        raise _CompileFailed(_cache_trouble(error)) from None
+
+
+def _cache_trouble(error: OSError) -> str:
+    return (
+        f"커널 캐시 폴더 {cache.directory()}의 파일을 만들거나 읽지 못했습니다({error}). NumPy 백엔드로 "
+        f"계산합니다. 그 자리의 파일이나 폴더를 치우거나, 환경 변수 TINYGRAD_KO_CACHE로 다른 폴더를 주세요."
+    )
+
+
+def _load_or_compile_in_cache(source: str, flags: tuple[str, ...], key: str) -> object:
     c_path, lib_path = cache.paths(key)
     fn = _open(lib_path, key)
     if fn is not None:
@@ -228,8 +285,12 @@ def _load_or_compile(source: str, flags: tuple[str, ...] = FLAGS) -> object:
 
 def _write_atomic(path, text: str) -> None:
     tmp = cache.temporary(path)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # 실패한 임시 파일을 남기지 않습니다
+        raise
 
 
 # --8<-- [start:compile]
@@ -238,7 +299,7 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     tmp = cache.temporary(lib_path)
     args = [*cc, *flags, "-o", str(tmp), str(c_path), "-lm"]
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=_timeout())
+        done = _run(args)
     except subprocess.TimeoutExpired:
         tmp.unlink(missing_ok=True)
         raise _CompileFailed(
@@ -259,7 +320,11 @@ def _compile(c_path, lib_path, flags: tuple[str, ...] = FLAGS) -> None:
     # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
     if done.stderr.strip():
         _write_atomic(lib_path.with_suffix(".log"), done.stderr)
-    os.replace(tmp, lib_path)
+    try:
+        os.replace(tmp, lib_path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 # --8<-- [end:compile]

@@ -97,3 +97,32 @@ def replay_needs_lazy_results() -> ValueError:
         "Replay로 감싼 함수는 아직 계산하지 않은 lazy.Tensor(하나 또는 튜플)를 돌려주어야 합니다. 함수 안에서 "
         ".numpy()를 부르지 말고, 결과 텐서를 그대로 돌려주세요."
     )
+
+
+def bad_compiler_command(text: str, reason: str) -> ValueError:
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CC의 값 {text!r}을(를) 명령과 인수로 나누지 못했습니다({reason}). "
+        f"따옴표를 짝지어 닫거나, 경로에 빈칸이 있으면 따옴표로 감싸 주세요(예: '\"/opt/my cc/gcc\"'). "
+        f"PATH의 cc, gcc, clang을 쓰려면 이 변수를 지우세요."
+    )
+
+
+def bad_timeout(text: str) -> ValueError:
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CC_TIMEOUT의 값 {text!r}은(는) 쓸 수 없습니다. 컴파일을 기다릴 초를 0보다 큰 "
+        f"유한한 수로 주세요(예: 120). 지우면 60초입니다."
+    )
+
+
+def bad_cache_limit(text: str) -> ValueError:
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CACHE_BYTES의 값 {text!r}은(는) 쓸 수 없습니다. 커널 캐시의 크기 한도를 0 "
+        f"이상의 정수 바이트로 주세요(예: 200000000). 지우면 100 MB입니다."
+    )
+
+
+def number_too_large(value: object, dtype: np.dtype) -> OverflowError:
+    return OverflowError(
+        f"수가 너무 커서 {dtype}(float)로 바꿀 수 없습니다. 받은 값: {describe(value)}. NumPy처럼 "
+        f"OverflowError를 냅니다. 무한대가 필요하면 float('inf')를, 아니면 더 작은 수를 주세요."
+    )

@@ -23,14 +23,18 @@ class Replay:
         self.fn = fn
         self.plans: dict[
             tuple, tuple
-        ] = {}  # (백엔드, 입력의 모양과 dtype) -> (계획, 입력 노드 id들, 하나인지)
+        ] = {}  # (백엔드, 입력의 모양과 dtype, 같은 입력의 자리) -> (계획, 입력 노드 id들, 하나인지)
 
     def __call__(self, *args: Tensor) -> Tensor | tuple[Tensor, ...]:
         for a in args:
             if not isinstance(a, Tensor):
                 raise messages.bad_operand(a)
             a.numpy()  # 입력은 값을 가진 버퍼여야 바꿔 끼울 수 있습니다
-        key = (backend(), tuple((a.shape, a.dtype.str) for a in args))
+        # 같은 텐서를 두 자리에 준 것도 열쇠에 넣습니다: 그렇게 기록한 계획은 두 입력을 한 버퍼로 읽습니다.
+        same_as = tuple(
+            next(j for j, b in enumerate(args) if b.lazydata is a.lazydata) for a in args
+        )
+        key = (backend(), tuple((a.shape, a.dtype.str) for a in args), same_as)
         if key not in self.plans:
             self.plans[key] = self._capture(args)
         plan, arg_ids, single = self.plans[key]

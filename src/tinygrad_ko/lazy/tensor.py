@@ -87,8 +87,11 @@ class Tensor:
         ):
             if isinstance(other, np.generic) and other.dtype.kind not in "iuf":
                 raise messages.bad_operand(other)
-            with np.errstate(over="ignore"):
-                return float(self.dtype.type(other))
+            try:
+                with np.errstate(over="ignore"):
+                    return float(self.dtype.type(other))
+            except OverflowError:  # float64로도 적을 수 없는 파이썬 정수(예: 10**400)
+                raise messages.number_too_large(other, self.dtype) from None
         if isinstance(other, np.ndarray) and other.dtype in FLOATS:
             return self._operand(Tensor(other))
         raise messages.bad_operand(other)

@@ -1,0 +1,193 @@
+"""적대적인 환경 변수(TINYGRAD_KO_CC, _CC_TIMEOUT, _CACHE_BYTES, _LAZY_BACKEND): 영어 예외나 엉뚱한 값 대신
+받은 값을 말하는 한국어 오류를 냅니다."""
+
+import os
+import signal
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from tinygrad_ko import lazy
+from tinygrad_ko.lazy import cache, compiler
+
+from .conftest import needs_cc
+
+A = np.arange(12.0).reshape(3, 4)
+
+
+def compute():
+    with lazy.using_backend("c"):
+        return (lazy.Tensor(A) * 2.0 + 1.0).numpy()
+
+
+def test_compiler_command_with_an_unclosed_quote_is_refused_in_korean(fresh_cache, monkeypatch):
+    monkeypatch.setenv("TINYGRAD_KO_CC", "gcc '-O")
+    compiler.reset()
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CC") as info:
+        compiler.command()
+    assert "gcc '-O" in str(info.value) and "따옴표" in str(info.value)
+
+
+@needs_cc
+def test_compiler_command_of_only_spaces_means_unset(fresh_cache, monkeypatch):
+    monkeypatch.setenv("TINYGRAD_KO_CC", "   ")
+    compiler.reset()
+    assert compiler.command() is not None and compiler.command() != []
+    assert np.array_equal(compute(), A * 2.0 + 1.0)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-1", "0", "abc", "1e400"])
+def test_bad_compiler_timeout_is_refused_in_korean(fresh_cache, monkeypatch, text):
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", text)
+    compiler.reset()
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CC_TIMEOUT") as info:
+        compiler._timeout()
+    assert repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize("text", [" 2.5 ", "1e-3", "600"])
+def test_good_compiler_timeout_is_read(monkeypatch, text):
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", text)
+    assert compiler._timeout() == float(text)
+
+
+@pytest.mark.parametrize("text", ["-5", "abc", "1.5", "²"])
+def test_bad_cache_limit_is_refused_in_korean(monkeypatch, text):
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", text)
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CACHE_BYTES") as info:
+        cache.limit()
+    assert repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["0", "1000", str(10**30)])
+def test_good_cache_limit_is_read(monkeypatch, text):
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", text)
+    assert cache.limit() == int(text)
+
+
+def test_empty_values_mean_unset(monkeypatch):
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", "")
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", "")
+    assert compiler._timeout() == 60.0
+    assert cache.limit() == cache.DEFAULT_LIMIT
+
+
+@needs_cc
+@pytest.mark.parametrize("blocked", ["source", "library", "folder"])
+def test_cache_path_taken_by_a_directory_or_file_falls_back_in_korean(fresh_cache, blocked):
+    """캐시의 .c나 라이브러리 자리에 폴더가, 캐시 폴더 자리에 파일이 있으면: 한국어 경고와 NumPy의 값."""
+    x = lazy.Tensor(A) * 2.0 + 1.0
+    c_path, lib_path = cache.paths(compiler.key_of(lazy.source(lazy.schedule(x)[0], "c")))
+    if blocked == "folder":
+        fresh_cache.write_text("폴더가 아닌 파일", encoding="utf-8")
+    else:
+        fresh_cache.mkdir(mode=0o700)
+        taken = c_path if blocked == "source" else lib_path
+        taken.mkdir()
+        (taken / "inside").write_text("지우면 안 되는 파일", encoding="utf-8")
+    with pytest.warns(lazy.CompilerWarning, match="커널 캐시 폴더") as record:
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert "NumPy 백엔드로" in str(record[0].message)
+    assert "TINYGRAD_KO_CACHE" in str(record[0].message)
+    if blocked != "folder":
+        assert (taken / "inside").exists()
+        assert not [p for p in fresh_cache.iterdir() if p.name.endswith(".tmp")]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:  # 좀비는 이미 끝난 프로세스입니다
+        return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+@needs_cc
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="/proc로 프로세스를 봅니다(리눅스)"
+)
+def test_compiler_that_hangs_leaves_no_child_running(fresh_cache, tmp_path, monkeypatch):
+    """멈춘 컴파일러가 띄운 자식(진짜 cc가 띄우는 cc1, as처럼)도 시간이 다하면 함께 멈춥니다."""
+    pid_file = tmp_path / "child.pid"
+    script = tmp_path / "hang_cc.py"
+    script.write_text(
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{sys.executable} {script}")
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", "1.5")
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning, match="1.5초 안에 끝나지 않아"):
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    child = int(pid_file.read_text(encoding="utf-8"))
+    try:
+        for _ in range(50):  # 끝나기까지 잠깐 기다립니다(최대 5초)
+            if not _alive(child):
+                break
+            time.sleep(0.1)
+        assert not _alive(child), "멈춘 컴파일러의 자식 프로세스가 남았습니다"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("digits", [400, 5000])
+def test_integer_too_large_for_a_float_is_refused_in_korean(dtype, side, digits):
+    """NumPy처럼 OverflowError이되, 받은 수와 할 일을 한국어로 말합니다(10**400은 float64로도 못 적습니다).
+
+    4300자리가 넘는 정수는 파이썬의 repr도 ValueError를 내므로, 메시지에는 자릿수로 적습니다."""
+    t = lazy.Tensor(np.ones(2, dtype))
+    with pytest.raises(OverflowError, match="float") as info:
+        t * 10**digits if side == "left" else 10**digits - t
+    assert "너무 커서" in str(info.value)
+    assert ("int 10000" if digits < 4300 else "비트 정수") in str(info.value)
+
+
+def test_integer_that_overflows_only_float32_becomes_inf_like_numpy():
+    with np.errstate(over="ignore"):
+        expected = np.ones(2, np.float32) * 10**40
+    assert np.array_equal((lazy.Tensor(np.ones(2, np.float32)) * 10**40).numpy(), expected)
+
+
+@needs_cc
+@pytest.mark.parametrize("status", [0, 1])
+def test_compiler_printing_bytes_that_are_not_utf8_is_handled(
+    fresh_cache, tmp_path, monkeypatch, status
+):
+    """EUC-KR 로캘의 gcc처럼 UTF-8이 아닌 글을 내는 컴파일러: 디코딩 오류로 멈추지 않고 경고에 담습니다."""
+    script = tmp_path / "bytes_cc.py"
+    script.write_text(
+        "import sys\n"
+        "sys.stderr.buffer.write('경고: 글자'.encode('euc-kr') + b'\\xff\\n' * 3)\n"
+        f"sys.exit({status})\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{sys.executable} {script}")
+    compiler.reset()
+    # 종료 코드 0이어도 라이브러리를 만들지 않았으므로 실패로 보고 NumPy로 계산합니다.
+    with pytest.warns(lazy.CompilerWarning, match="C 컴파일러가 실패했습니다") as record:
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert "\ufffd" in str(record[0].message)  # 읽을 수 없는 바이트는 대체 문자로
+
+
+@needs_cc
+def test_changing_the_compiler_without_reset_changes_the_cache_name(fresh_cache, monkeypatch):
+    """TINYGRAD_KO_CC를 프로세스 중간에 바꾸면(reset 없이) 새 컴파일러의 라이브러리는 다른 이름이어야 합니다.
+
+    고치기 전에는 처음 컴파일러의 이름과 버전을 기억해 두고 해시에 넣어, 다른 컴파일러(또는 다른 -D
+    인수)로 만든 라이브러리가 옛 컴파일러의 이름으로 캐시에 들어갔습니다."""
+    [cc] = compiler.command()
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    compiler.reset()
+    before = compiler.key_of("int x;")
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{cc} -DTINYGRAD_KO_OTHER=1")
+    assert compiler.command() == [cc, "-DTINYGRAD_KO_OTHER=1"]
+    assert compiler.key_of("int x;") != before
