@@ -2,7 +2,7 @@
 
 독자는 저장소 없이 노트북 한 파일(과 사이트의 휠)만 받습니다. 그 상황을 흉내 내려고:
 
-- 빈 가상 환경(venv)을 새로 만들고 NumPy, ipykernel, pip만 설치합니다. 버전은 이 프로젝트의 가상
+- 빈 가상 환경(venv)을 새로 만들고 NumPy, ipykernel, pip, matplotlib만 설치합니다. 버전은 이 프로젝트의 가상
   환경에 설치된 것과 같게(나머지 의존성은 `requirements/constraints.txt`대로) 고릅니다. 설치는 이
   프로젝트의 pip로 `pip --python <새 환경>`처럼 하므로, 이 기계에 설정된 패키지 저장소(색인)를 씁니다.
   tinygrad_ko도, PyTorch도, 저장소의 파일도 보이지 않습니다(`PYTHONPATH`도 비웁니다).
@@ -25,8 +25,10 @@ from pathlib import Path
 KERNEL_NAME = "tinygrad-ko-reader"
 ROOT = Path(__file__).resolve().parents[2]
 CONSTRAINTS = ROOT / "requirements" / "constraints.txt"
-# 독자 환경에 설치하는 것: 라이브러리의 의존성, 커널, 그리고 설치 셀이 부르는 pip.
-PACKAGES = ("numpy", "ipykernel", "pip")
+# 독자 환경에 설치하는 것: 라이브러리의 의존성, 커널, 설치 셀이 부르는 pip, 그리고 그림을 그리는 장
+# (`tinygrad_ko.tools.plot`)이 쓰는 matplotlib. matplotlib이 없는 독자에게는 그 셀이 한국어로 설치 명령을
+# 알려 줍니다(tests/tools/test_plot.py).
+PACKAGES = ("numpy", "ipykernel", "pip", "matplotlib")
 
 
 @dataclass
@@ -53,7 +55,7 @@ def _constraints(folder: Path) -> Path:
 
 
 def create(root: Path) -> ReaderEnv:
-    """`root` 아래에 tinygrad_ko 없는 새 환경(NumPy, ipykernel, pip만)과 그 커널 스펙을 만듭니다."""
+    """`root` 아래에 tinygrad_ko 없는 새 환경(NumPy, ipykernel, pip, matplotlib만)과 그 커널 스펙을 만듭니다."""
     venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt", clear=True).create(root / "venv")
     python = root / "venv" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     clean = {**os.environ, "PYTHONPATH": ""}
