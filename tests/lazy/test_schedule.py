@@ -82,19 +82,22 @@ def test_numpy_kernel_of_a_chain_writes_in_place_into_the_output():
 
 
 @pytest.mark.slow
-def test_a_100000_long_chain_realizes_and_backpropagates(backend):
-    """재귀 없이 스케줄하므로 파이썬의 재귀 한도와 상관없이 10만 단계 사슬을 계산합니다."""
-    assert sys.getrecursionlimit() < 100_000
+def test_a_chain_twenty_times_the_recursion_limit_realizes_and_backpropagates(backend):
+    """재귀 없이 스케줄하므로 파이썬의 재귀 한도(1,000)의 스무 배인 2만 단계 사슬도 계산합니다.
+
+    (10만 단계는 이 시험 하나가 백엔드마다 40초 가까이 걸려, 한도를 넘는다는 같은 것을 보이는 2만으로 줄였습니다.)
+    """
+    assert 20 * sys.getrecursionlimit() <= 20_000
     x = lazy.Tensor(np.array([0.5, -0.25]), requires_grad=True)
     y = x
-    for _ in range(100_000):
+    for _ in range(20_000):
         y = y * 0.99999 + 0.00001
     want = np.array([0.5, -0.25])
-    for _ in range(100_000):
+    for _ in range(20_000):
         want = want * 0.99999 + 0.00001
     assert np.array_equal(y.numpy(), want)
     y.sum().backward()
-    assert np.allclose(x.grad.numpy(), 0.99999**100_000, rtol=1e-9)
+    assert np.allclose(x.grad.numpy(), 0.99999**20_000, rtol=1e-9)
 
 
 def test_long_chains_are_cut_into_kernels_of_bounded_depth(backend):
