@@ -177,13 +177,19 @@ def _bind_error(port: int) -> OSError | None:
     return None
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def serve_until_stopped(args: list[object], env: dict[str, str]) -> int:
     """mkdocs serve 를 띄우고, dev.py 가 멈추라는 신호(SIGINT, SIGTERM, SIGHUP)를 받으면 그것도 멈춥니다.
 
     mkdocs serve 는 자기 프로세스 그룹에서 돌려 터미널의 Ctrl+C 가 dev.py 에만 가게 하고, dev.py 가
     SIGINT 를 한 번 넘겨 줍니다: 그래야 mkdocs 가 임시로 만든 사이트 폴더를 지우고 끝납니다.
     """
-    group = {"process_group": 0} if os.name == "posix" else {}
+    # 셸이 배경(`&`)으로 띄운 dev.py는 SIGINT를 무시한 채 시작하고, 무시는 자식에게 물려집니다. 그러면
+    # 아래에서 넘기는 SIGINT를 mkdocs가 듣지 못하므로, 자식에서는 SIGINT를 기본 처리로 되돌립니다.
+    group = {"process_group": 0, "preexec_fn": _default_sigint} if os.name == "posix" else {}
     child = subprocess.Popen([str(a) for a in args], cwd=ROOT, env=env, **group)
 
     def stop(signum, frame):

@@ -125,6 +125,43 @@ def test_stopping_dev_py_passes_sigint_to_the_server_it_started(tmp_path, sent):
     assert "사이트 서버를 멈췄습니다." in out and "끝 0" in out
 
 
+# 신호 처리기를 따로 두지 않은 자식: 파이썬의 기본 SIGINT 처리(KeyboardInterrupt)에 기대는 mkdocs serve 자리.
+PLAIN_CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    Path(sys.argv[2]).write_text("ready")
+    try:
+        time.sleep(120)
+    except KeyboardInterrupt:
+        Path(sys.argv[1]).write_text("SIGINT")
+    """
+)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX 신호(SIGTERM, SIGINT)를 보내는 시험입니다")
+def test_dev_py_started_in_the_background_still_stops_the_server_with_sigint(tmp_path):
+    """셸이 `&`로 띄운 프로그램은 SIGINT를 무시한 채 시작하고, 그 자식도 무시를 물려받습니다. 그래도
+    dev.py가 넘긴 SIGINT로 서버가 스스로 끝나야 합니다(강제로 죽이면 mkdocs가 임시 폴더를 남깁니다)."""
+    got, ready = tmp_path / "got", tmp_path / "ready"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(ROOT), PLAIN_CHILD, str(got), str(ready)],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # 셸의 배경 작업처럼
+    )
+    deadline = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ready.exists(), "자식 프로세스가 시작하지 않았습니다"
+    parent.send_signal(signal.SIGTERM)
+    out, _ = parent.communicate(timeout=60)
+    assert got.exists() and got.read_text() == "SIGINT", (
+        "서버가 SIGINT로 끝나지 않았습니다(무시를 물려받음)"
+    )
+    assert "사이트 서버를 멈췄습니다." in out
+
+
 def fetch(url: str) -> str | None:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
