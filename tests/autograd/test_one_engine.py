@@ -48,11 +48,17 @@ PROBE = textwrap.dedent(
             for item in node.body:
                 targets = item.targets if isinstance(item, ast.Assign) else [getattr(item, "target", None)]
                 names.update(t.id for t in targets if isinstance(t, ast.Name))
-            # 몸통 밖에서 붙은 것. 데코레이터(dataclass)가 만든 메서드는 그 클래스의 이름을 달고 나옵니다.
+            # 몸통 밖에서 라이브러리 코드가 붙인 것. 데코레이터(dataclass)가 만든 메서드는 그 클래스의 이름을
+            # 달고 나오고, 3.13의 dataclass는 표준 라이브러리의 함수(`__replace__`)를 그대로 붙입니다.
+            def patched(k, v):
+                func = getattr(v, "fget", v)
+                return (
+                    getattr(func, "__module__", "").startswith("tinygrad_ko")
+                    and getattr(func, "__qualname__", "") != f"{cls.__qualname__}.{k}"
+                )
             extra = [
                 k for k, v in cls.__dict__.items()
-                if k not in names and (inspect.isfunction(v) or isinstance(v, property))
-                and getattr(getattr(v, "fget", v), "__qualname__", "") != f"{cls.__qualname__}.{k}"
+                if k not in names and (inspect.isfunction(v) or isinstance(v, property)) and patched(k, v)
             ]
             if extra:
                 added[f"{module.__name__}.{node.name}"] = sorted(extra)
