@@ -26,7 +26,12 @@ def traced_bytes_of_this_thread_code() -> int:
     `get_traced_memory()`의 합계에는 그 스레드의 할당도 섞입니다. 할당한 줄의 파일로 걸러 냅니다.
     """
     snapshot = tracemalloc.take_snapshot().filter_traces(
-        [tracemalloc.Filter(True, "*/tinygrad_ko/*"), tracemalloc.Filter(True, "*/tests/*")]
+        [
+            tracemalloc.Filter(True, "*/tinygrad_ko/*"),
+            tracemalloc.Filter(True, "*/tests/*"),
+            # 장 노트북을 돌리는 배경 스레드의 코드(tests/site)는 빼고 셉니다.
+            tracemalloc.Filter(False, "*/tests/site/*"),
+        ]
     )
     return sum(stat.size for stat in snapshot.statistics("filename"))
 
