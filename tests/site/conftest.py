@@ -50,12 +50,14 @@ def _start_build(out: Path) -> None:
     _BUILD["waiter"].start()
 
 
+@pytest.hookimpl(tryfirst=True)  # --co 가 목록을 적기 전에 블록을 덜어 내도록
 def pytest_collection_finish(session):
     """고른 테스트 가운데 사이트가 필요한 것이 있으면 빌드를 지금 백그라운드에서 시작합니다.
 
     빌드(약 50초, 노트북 실행 포함)는 다른 코어에서 도는 동안 엔진과 페이지의 테스트가 앞서 돌므로,
     사이트 테스트에 닿을 때쯤에는 대개 끝나 있습니다.
     """
+    _leave_to_notebooks(session)  # --co 의 목록에도 보이도록 먼저
     if session.config.option.collectonly:  # --co: 목록만 봅니다. 아무것도 만들지 않습니다
         return
     if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
@@ -106,6 +108,20 @@ def pytest_collection_modifyitems(items):
         if "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))  # 안정 정렬
+
+
+def _leave_to_notebooks(session) -> None:
+    """장 노트북이 실행하고 비교할 페이지 블록을 페이지 테스트에서 뺍니다(`split_blocks_for_notebooks`).
+
+    -m, -k 로 고른 뒤의 목록(`session.items`)을 보아야 하므로 `pytest_collection_finish`에서 부릅니다.
+    """
+    from notebook_checks import split_blocks_for_notebooks
+
+    covered, kept = split_blocks_for_notebooks(session.items)
+    if covered:
+        session.config.hook.pytest_deselected(items=covered)
+        session.items[:] = kept
+        STATS["covered_by_notebooks"] = len(covered)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -159,6 +175,10 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"[사이트] 새 커널에서 실행한 장 노트북: {STATS['notebooks_run']}개, "
             f"{float(STATS['notebook_seconds']):.1f}초(둘씩 나란히)"
+        )
+    if "covered_by_notebooks" in STATS:
+        terminalreporter.write_line(
+            f"[사이트] 페이지 테스트 대신 장 노트북이 실행하고 비교한 블록: {STATS['covered_by_notebooks']}개"
         )
     if "browser_pages" in STATS:
         terminalreporter.write_line(f"[사이트] 브라우저로 연 페이지: {STATS['browser_pages']}개")

@@ -14,6 +14,7 @@ import textwrap
 import chapter_notebooks
 import pytest
 from pytest_codeblocks.main import extract_from_file
+from pytest_codeblocks.plugin import TestBlock
 from sitetools import DOCS
 
 
@@ -36,6 +37,35 @@ def chosen_notebook_pages(session) -> list[str]:
         for item in session.items
         if getattr(item, "originalname", "") == NOTEBOOK_TEST
     ]
+
+
+def split_blocks_for_notebooks(items) -> tuple[list, list]:
+    """테스트 목록을 (장 노트북이 대신 확인할 페이지 블록, 나머지)로 나눕니다.
+
+    장 노트북 테스트는 페이지의 블록마다 그 셀의 출력을 페이지의 기대 출력과 비교합니다(`compare`).
+    그러니 어느 장의 노트북 테스트가 목록에 있으면, 독자 환경에서도 실행되는 그 장의 블록(건너뛰기
+    조건이 없는 블록)을 페이지 테스트(pytest-codeblocks)로 한 번 더 돌릴 필요가 없습니다: 한 번의
+    실행에서 같은 코드는 한 번만, 더 엄격한 새 환경에서 돕니다. 조건이 붙은 블록(PyTorch가 있어야
+    하는 것 등)은 독자 환경에서 건너뛰므로 페이지 테스트에 남깁니다. 노트북 테스트가 없는 목록
+    (`-m "not slow"` 등)은 그대로 둡니다.
+    """
+    pages = {
+        item.callspec.params["page"]
+        for item in items
+        if getattr(item, "originalname", "") == NOTEBOOK_TEST
+    }
+    covered, kept = [], []
+    for item in items:
+        block = getattr(item, "obj", None)
+        path = getattr(item, "path", None)
+        page = (
+            path.relative_to(DOCS).as_posix()
+            if path is not None and path.is_relative_to(DOCS)
+            else None
+        )
+        unguarded = isinstance(item, TestBlock) and block.importorskip is None and not block.marks
+        (covered if page in pages and unguarded else kept).append(item)
+    return covered, kept
 
 
 def page_blocks(page: str) -> list:
