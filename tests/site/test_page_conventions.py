@@ -179,6 +179,29 @@ def test_exercise_format(page):
     assert not re.search(r"^\d+\. ", section, flags=re.M), "번호 목록 형식의 문제가 남아 있습니다"
 
 
+# 저장소를 받은 사람(관리자, 기여자)만 쓰는 명령. 독자가 읽는 페이지와 받는 노트북에는 나오지 않습니다.
+MAINTAINER_COMMAND = re.compile(r"dev\.py")
+# 저장소에서 사이트를 띄우고 테스트하는 사람을 위한 절이 있는 페이지: 홈의 「저장소에서」, 성능 페이지의
+# 「직접 재 보기」. 이 둘은 노트북이 없고, 명령 앞에 저장소 폴더에서 쓴다고 밝힙니다.
+REPOSITORY_PAGES = {"index.md", "performance.md"}
+READER_FILES = [p for p in PAGES if page_id(p) not in REPOSITORY_PAGES] + sorted(
+    (DOCS / "notebooks").glob("*.ipynb")
+)
+
+
+@pytest.mark.parametrize("page", READER_FILES, ids=page_id)
+def test_reader_pages_never_send_readers_to_a_maintainer_command(page):
+    """장 페이지와 실험 노트북은 `dev.py`를 말하지 않습니다. 글뿐 아니라 HTML 주석(건너뛰기 까닭)도 봅니다:
+    노트북에서는 그 까닭이 "이 셀을 건너뜁니다: …"로 독자에게 출력되기 때문입니다."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    found = [
+        f"{n}: {line.strip()[:80]}"
+        for n, line in enumerate(lines, 1)
+        if MAINTAINER_COMMAND.search(line)
+    ]
+    assert not found, found
+
+
 TORCH_SKIP = re.compile(
     r'<!--pytest\.mark\.skipif\(.*find_spec\("torch"\) is None, reason="[^"]+"\)-->'
 )
