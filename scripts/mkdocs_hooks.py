@@ -274,11 +274,15 @@ def download_links(src_uri: str, wheel_uri: str, archive: bool) -> list[str]:
         "받았다면 휠 파일을 노트북과 같은 폴더에 두세요.",
     ]
     if archive:
+        # 따로 둔 문단: 압축 파일 안에는 그 파일이 없으므로 묶을 때 이 문단을 뺍니다(site_archive).
+        # 검색 색인에도 넣지 않습니다(푼 사이트의 검색이 빠진 문장을 찾지 않게).
         zipped = posixpath.relpath(site_archive.IN_SITE, folder)
-        lines[-1] += (
-            f" 사이트 전체는 [오프라인 압축 파일]({zipped}){{ download }}로 받아 인터넷 없이 "
-            "읽을 수 있습니다."
-        )
+        lines += [
+            "",
+            f"사이트 전체는 [오프라인 압축 파일]({zipped}){{ download }}로 받아 인터넷 없이 "
+            "읽을 수 있습니다.",
+            f"{{: .{site_archive.LINK_CLASS} data-search-exclude }}",
+        ]
     return lines
 
 

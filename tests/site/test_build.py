@@ -216,6 +216,65 @@ def test_every_chapter_page_links_its_notebook_the_wheel_and_the_offline_archive
     assert f"장 노트북 {len(pages)}개" in built_site.log
     with zipfile.ZipFile(built_site.path / site_archive.IN_SITE) as archive:
         assert f"{site_archive.TOP}/downloads/{wheel.name}" in archive.namelist()
+    # 압축을 푼 사이트에는 죽은 링크가 없습니다(압축 파일 자신을 가리키던 링크도).
+    assert links_missing_from_archive(built_site.path / site_archive.IN_SITE) == []
+
+
+def links_missing_from_archive(archive_path: Path) -> list[str]:
+    """압축 파일 안의 HTML이 상대 주소로 가리키지만 압축 파일 안에 없는 것들("페이지 -> 링크").
+
+    압축을 푼 독자에게는 그 링크가 죽은 링크입니다. 사이트 밖 주소와 페이지 안 앵커는 보지 않습니다.
+    """
+    missing = []
+    with zipfile.ZipFile(archive_path) as archive:
+        names = set(archive.namelist())
+        for name in sorted(n for n in names if n.endswith(".html")):
+            folder = posixpath.dirname(name)
+            for link in parse(archive.read(name).decode("utf-8")).links:
+                parts = urllib.parse.urlsplit(link)
+                if parts.scheme or parts.netloc or not parts.path or link.startswith("/"):
+                    continue
+                target = posixpath.normpath(
+                    posixpath.join(folder, urllib.parse.unquote(parts.path))
+                )
+                if target not in names and f"{target}/index.html" not in names:
+                    missing.append(f"{name} -> {link}")
+    return missing
+
+
+def test_the_offline_archive_does_not_link_to_itself_inside(tmp_path):
+    """장 페이지는 오프라인 압축 파일을 링크하지만, 압축 파일 안에는 그 파일 자신이 없습니다. 그래서
+    압축 파일에 넣은 장 페이지에서는 그 링크의 문단을 빼고(사이트의 페이지에는 그대로), 검색 색인에도
+    넣지 않습니다(압축 파일 안의 검색이 없는 문장을 찾지 않게). 빌드 훅이 만드는 링크 줄을 그대로
+    렌더링해 작은 사이트를 만들고 묶어 봅니다."""
+    import markdown
+    import mkdocs_hooks
+    import site_archive
+
+    site = tmp_path / "site"
+    (site / "part1").mkdir(parents=True)
+    (site / "downloads").mkdir()
+    (site / "downloads" / "tinygrad_ko-0.1.0-py3-none-any.whl").write_bytes(b"wheel")
+    (site / "part1" / "01-a.ipynb").write_text("{}", encoding="utf-8")
+    lines = mkdocs_hooks.download_links(
+        "part1/01-a.md", "downloads/tinygrad_ko-0.1.0-py3-none-any.whl", archive=True
+    )
+    body = markdown.markdown(
+        "\n".join(["# 1장", "", *lines, "", "본문입니다."]), extensions=["attr_list"]
+    )
+    (site / "part1" / "01-a.html").write_text(f"<article>{body}</article>", encoding="utf-8")
+    (site / "index.html").write_text('<a href="part1/01-a.html">1장</a>', encoding="utf-8")
+    # 사이트의 장 페이지는 압축 파일을 링크하고, 그 문단은 검색에서 뺍니다.
+    page = parse(body)
+    assert "../" + site_archive.IN_SITE in page.links
+    [paragraph] = re.findall(r"<p [^>]*>.*?</p>", body, flags=re.S)
+    assert site_archive.IN_SITE in paragraph and "data-search-exclude" in paragraph
+    site_archive.pack(site, site / site_archive.IN_SITE)
+    assert links_missing_from_archive(site / site_archive.IN_SITE) == []
+    with zipfile.ZipFile(site / site_archive.IN_SITE) as archive:
+        packed = archive.read(f"{site_archive.TOP}/part1/01-a.html").decode("utf-8")
+    assert "tinygrad_ko-0.1.0-py3-none-any.whl" in packed and "본문입니다." in packed
+    assert "오프라인 압축 파일" not in packed
 
 
 def test_notebook_pages_load_no_requirejs_or_cdn_mathjax(built_site):

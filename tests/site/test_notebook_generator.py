@@ -119,6 +119,21 @@ def test_every_chapter_page_becomes_a_valid_notebook_with_the_blocks_the_page_te
     assert cn.dumps(make(text, expand=expander())) == cn.dumps(notebook)
 
 
+@pytest.mark.parametrize("page", chapter_pages())
+def test_chapter_notebook_never_sends_the_reader_to_a_maintainer_command(page):
+    """받은 노트북의 글, 코드, 저장된 출력, 펼친 라이브러리 소스 어디에도 `dev.py`가 없습니다.
+    독자에게는 저장소도, 관리자용 명령도 없습니다(노트북과 pip install 만 있습니다)."""
+    notebook = make((DOCS / page).read_text(encoding="utf-8"), expand=expander())
+    found = [
+        line.strip()[:100]
+        for cell in notebook["cells"]
+        for text in [cell["source"], *(o.get("text", "") for o in cell.get("outputs", []))]
+        for line in text.split("\n")
+        if "dev.py" in line
+    ]
+    assert not found, found
+
+
 def test_library_listing_shows_the_included_source_with_its_title_and_highlights():
     notebook = make(
         """\

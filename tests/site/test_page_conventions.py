@@ -83,9 +83,44 @@ def test_glossary_opens_with_its_terms():
     assert "## 용어와 표기" in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
+# 페이지가 뜻을 풀지 않고 쓰는 용어(4판 검토에서 용어집에 없던 것들). 용어집에 행이 있어야 합니다.
+TERMS_PAGES_USE = [
+    "재귀 한도",
+    "프레임",
+    "제자리 연산",
+    "자릿수 상실",
+    "반사 연산자",
+    "덕 타이핑",
+    "다이아몬드 그래프",
+    "스냅숏",
+    "0차원 배열",
+    "보폭",
+    "최소 제곱법",
+    "Define-and-Run",
+]
+
+
 def test_glossary_has_terms():
     assert len(TERMS) > 40, TERMS
     assert ("역전파", "backpropagation") in TERMS
+    missing = [term for term in TERMS_PAGES_USE if term not in {k for k, _ in TERMS}]
+    assert not missing, f"용어집에 행이 없습니다: {missing}"
+
+
+def test_one_word_one_meaning_for_strides_and_step_size():
+    """보폭은 배열의 strides(23·25·50장)입니다. 최적화에서 한 번에 옮기는 거리는 스텝 크기(17·18·31장)입니다.
+    그래서 보폭을 쓰는 페이지는 strides도 말합니다(코드든 글이든)."""
+    assert ("보폭", "strides") in TERMS and ("스텝 크기", "step size") in TERMS
+    assert [e for k, e in TERMS if k == "보폭"] == ["strides"]
+    files = PAGES + sorted((DOCS / "notebooks").glob("*.ipynb"))
+    wrong = [
+        page_id(p)
+        for p in files
+        if p.name != "glossary.md"
+        and "보폭" in (text := p.read_text(encoding="utf-8"))
+        and "strides" not in text
+    ]
+    assert not wrong, f"보폭을 strides가 아닌 뜻(스텝 크기?)으로 씁니다: {wrong}"
 
 
 def spaced(words: str) -> str:
@@ -149,6 +184,33 @@ def test_basic_terms_are_not_glossed_after_chapter_3(page):
     assert not glossed, f"4장부터는 기본 용어에 영어를 붙이지 않습니다: {glossed}"
 
 
+def ends_with_b_siot(syllable: str) -> bool:
+    """받침이 ㅂ인 한글 음절(봅, 합, 갑, 읍 …)인지: "-ㅂ시다"(청유형)를 찾는 데 씁니다."""
+    code = ord(syllable) - 0xAC00
+    return 0 <= code < 11172 and code % 28 == 17
+
+
+def not_hapnida(text: str) -> list[str]:
+    """합니다체가 아닌 끝맺음: "-ㅂ시다"(봅시다, 합시다, 만듭시다 …)와 잘못 쓴 "붑니다"(불어납니다)."""
+    found = [
+        m[0] for m in re.finditer(r"\S*([가-힣])시다(?![가-힣])", text) if ends_with_b_siot(m[1])
+    ]
+    return found + re.findall(r"\S*붑니다", text)
+
+
+def test_hapnida_check_finds_suggestions_and_leaves_other_words():
+    assert not_hapnida("확인해 봅시다. 함께 만듭시다! 붑니다") == ["봅시다", "만듭시다", "붑니다"]
+    assert not_hapnida("보시다시피 확인해 봅니다. 다시다 국물") == []
+
+
+@pytest.mark.parametrize("page", PAGES + sorted((DOCS / "notebooks").glob("*.ipynb")), ids=page_id)
+def test_prose_is_in_hapnida_style(page):
+    """글은 합니다체로 씁니다("봅시다", "합시다" 대신 "봅니다", "합니다"). 코드와 주석 안은 보지 않습니다."""
+    text = page.read_text(encoding="utf-8")
+    found = not_hapnida(prose(text) if page.suffix == ".md" else text)
+    assert not found, found
+
+
 def test_one_voice_for_instructions():
     sources = PAGES + sorted((ROOT / "src" / "tinygrad_ko").rglob("*.py"))
     sources += [ROOT / "README.md"]
@@ -177,6 +239,29 @@ def test_exercise_format(page):
         assert re.search(r"^    ```python$", answer, re.M), f"문제 {number}: 정답에 실행하는 코드"
         assert "pytest-codeblocks:expected-output" in answer, f"문제 {number}: 출력 검사"
     assert not re.search(r"^\d+\. ", section, flags=re.M), "번호 목록 형식의 문제가 남아 있습니다"
+
+
+# 저장소를 받은 사람(관리자, 기여자)만 쓰는 명령. 독자가 읽는 페이지와 받는 노트북에는 나오지 않습니다.
+MAINTAINER_COMMAND = re.compile(r"dev\.py")
+# 저장소에서 사이트를 띄우고 테스트하는 사람을 위한 절이 있는 페이지: 홈의 「저장소에서」, 성능 페이지의
+# 「직접 재 보기」. 이 둘은 노트북이 없고, 명령 앞에 저장소 폴더에서 쓴다고 밝힙니다.
+REPOSITORY_PAGES = {"index.md", "performance.md"}
+READER_FILES = [p for p in PAGES if page_id(p) not in REPOSITORY_PAGES] + sorted(
+    (DOCS / "notebooks").glob("*.ipynb")
+)
+
+
+@pytest.mark.parametrize("page", READER_FILES, ids=page_id)
+def test_reader_pages_never_send_readers_to_a_maintainer_command(page):
+    """장 페이지와 실험 노트북은 `dev.py`를 말하지 않습니다. 글뿐 아니라 HTML 주석(건너뛰기 까닭)도 봅니다:
+    노트북에서는 그 까닭이 "이 셀을 건너뜁니다: …"로 독자에게 출력되기 때문입니다."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    found = [
+        f"{n}: {line.strip()[:80]}"
+        for n, line in enumerate(lines, 1)
+        if MAINTAINER_COMMAND.search(line)
+    ]
+    assert not found, found
 
 
 TORCH_SKIP = re.compile(
