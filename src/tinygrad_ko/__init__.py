@@ -46,11 +46,13 @@ except ImportError as error:  # NumPy 없는 인터프리터: micrograd만 쓸 �
 
 else:
     del numpy  # 이 패키지의 이름은 엔진의 이름만입니다
+    # --8<-- [start:engine]
     from . import autograd, functions
     from .autograd import *  # noqa: F403 - autograd.__all__
     from .functions import *  # noqa: F403 - functions.__all__ (연산자도 이때 Variable에 붙습니다)
 
     __all__ = [*autograd.__all__, *functions.__all__]
+    # --8<-- [end:engine]
 
     def __getattr__(name: str) -> object:
         """`__version__`은 물을 때 설치 메타데이터에서 읽습니다(`_installed_version`). 옛 이름

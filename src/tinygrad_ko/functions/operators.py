@@ -1,7 +1,8 @@
 """Variable에 연산자(`+ - * / ** @`, 단항 `-`, 인덱싱 `[]`)와 ndarray 같은 메서드를 붙입니다.
 
-`core.py`가 함수 모듈들을 모르도록, 둘을 이어 주는 일만 여기서 따로 합니다.
-패키지를 import하면 `__init__.py`가 이 모듈을 불러 연산자와 메서드가 붙습니다.
+`autograd/`가 함수 모듈들을 모르도록, 둘을 이어 주는 일만 여기서 따로 합니다.
+`functions/__init__.py`가 이 모듈을 불러 연산자와 메서드가 붙습니다. `tinygrad_ko/__init__.py`가
+`functions`를 가져오므로 `import tinygrad_ko`만 해도 붙습니다.
 
 메서드는 ndarray와 같은 이름과 인수를 씁니다: `x.reshape(2, 3)`과 `x.reshape((2, 3))`,
 `x.transpose()`, `x.transpose(1, 0, 2)`, `x.T`, `x.sum(axis=0, keepdims=True)`. 그래서 역전파의
@@ -50,6 +51,7 @@ def _iter(x):
         yield shapes.get_item(x, i)
 
 
+# --8<-- [start:install]
 def install_operators() -> None:
     Variable.__add__ = F.add
     Variable.__radd__ = F.add
@@ -78,4 +80,5 @@ def install_operators() -> None:
     Variable.relu = activations.relu
 
 
-install_operators()
+install_operators()  # 이 모듈을 처음 import할 때 한 번 실행됩니다
+# --8<-- [end:install]
