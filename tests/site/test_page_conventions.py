@@ -289,19 +289,23 @@ def test_pytorch_blocks_say_why_they_may_be_skipped(page):
 
 
 def test_appendix_highlights_the_heap_lines_of_backprop():
-    from tinygrad_ko.autograd import backprop
+    """부록은 backprop.py의 [propagate] 구역을 넣고, 본문(독스트링 뒤)에서 힙과 칸(heap, heapq, pending)을
+    다루는 줄을 빠짐없이 밝힙니다. 줄 번호는 구역 안에서 셉니다(linenums="1")."""
+    from test_snippets import section_text
 
-    source = Path(backprop.__file__).read_text(encoding="utf-8")
-    function = next(n for n in ast.parse(source).body if getattr(n, "name", "") == "propagate")
-    lines = source.splitlines()
+    section = section_text(ROOT / "src/tinygrad_ko/autograd/backprop.py", "propagate")
+    function = ast.parse(section).body[0]
+    lines = section.splitlines()
     heap_lines = [
         number
-        for number in range(function.lineno, function.end_lineno + 1)
+        for number in range(function.body[1].lineno, function.end_lineno + 1)
         if re.search(r"\b(heap|heapq|pending)\b", lines[number - 1].split("#", 1)[0])
     ]
     page = (DOCS / "appendix" / "final-engine-backward.md").read_text(encoding="utf-8")
     fence = re.search(
-        r'title="src/tinygrad_ko/autograd/backprop.py" linenums="1" hl_lines="([\d ]+)"', page
+        r'title="src/tinygrad_ko/autograd/backprop.py" linenums="1" hl_lines="([\d ]+)"\n'
+        r'--8<-- "src/tinygrad_ko/autograd/backprop.py:propagate"',
+        page,
     )
-    assert fence, "부록에 backprop.py 전체 목록이 없습니다"
+    assert fence, "부록에 backprop.py의 [propagate] 구역이 없습니다"
     assert [int(n) for n in fence[1].split()] == heap_lines

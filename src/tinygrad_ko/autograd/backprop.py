@@ -91,6 +91,7 @@ def grad(
     return collector.results(allow_unused)
 
 
+# --8<-- [start:propagate]
 def propagate(
     pending: dict[Function, list], collector: Collector, retain_graph: bool, create_graph: bool
 ) -> None:
@@ -134,6 +135,9 @@ def propagate(
         raise
     if not retain_graph:
         release(done)
+
+
+# --8<-- [end:propagate]
 
 
 def release(funcs: list[Function]) -> None:
