@@ -4,8 +4,8 @@
   `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다.
 - 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다. `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 예외 플래그를 지키지 않아도 된다고
-  알려, 반복문 안의 `a <= 0 ? 0 : a`를 벡터 명령으로 바꿀 수 있게 합니다(55장에서 이 플래그를 빼고 견줍니다).
-- `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(55장). 옵션도 캐시의 해시에 들어갑니다.
+  알려, 반복문 안의 `a <= 0 ? 0 : a`를 벡터 명령으로 바꿀 수 있게 합니다(56장에서 이 플래그를 빼고 견줍니다).
+- `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(56장). 옵션도 캐시의 해시에 들어갑니다.
 - 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면, 컴파일러의 메시지를 담은 한국어
   경고(`CompilerWarning`)를 내고 None을 돌려줍니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
   프로세스에서는 C를 다시 시도하지 않습니다(`reset()`을 부르기 전까지).
@@ -197,7 +197,7 @@ def load(source: str) -> object | None:
 
 
 def build(source: str, options: tuple[str, ...] = OPTIONS) -> tuple[Callable, str]:
-    """실험용(55장): source를 고른 컴파일 옵션으로 컴파일해 `(run, 메시지)`를 돌려줍니다.
+    """실험용(56장): source를 고른 컴파일 옵션으로 컴파일해 `(run, 메시지)`를 돌려줍니다.
 
     `run(out, *inputs)`은 C 순서로 놓인 ndarray들을 받아 소스의 `kernel`을 부릅니다(모양과 dtype은 부르는
     쪽이 소스에 맞춰 줍니다). 메시지는 처음 컴파일할 때 컴파일러가 남긴 글입니다(`-fopt-info-vec`을 주면
