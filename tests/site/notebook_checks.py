@@ -44,7 +44,7 @@ def split_blocks_for_notebooks(items) -> tuple[list, list]:
 
     장 노트북 테스트는 페이지의 블록마다 그 셀의 출력을 페이지의 기대 출력과 비교합니다(`compare`).
     그러니 어느 장의 노트북 테스트가 목록에 있으면, 독자 환경에서도 실행되는 그 장의 블록(건너뛰기
-    조건이 없는 블록)을 페이지 테스트(pytest-codeblocks)로 한 번 더 돌릴 필요가 없습니다: 한 번의
+    조건이 없는 블록. `slow` 표시만 있는 블록도)을 페이지 테스트(pytest-codeblocks)로 한 번 더 돌릴 필요가 없습니다: 한 번의
     실행에서 같은 코드는 한 번만, 더 엄격한 새 환경에서 돕니다. 조건이 붙은 블록(PyTorch가 있어야
     하는 것 등)은 독자 환경에서 건너뛰므로 페이지 테스트에 남깁니다. 노트북 테스트가 없는 목록
     (`-m "not slow"` 등)은 그대로 둡니다.
@@ -63,9 +63,19 @@ def split_blocks_for_notebooks(items) -> tuple[list, list]:
             if path is not None and path.is_relative_to(DOCS)
             else None
         )
-        unguarded = isinstance(item, TestBlock) and block.importorskip is None and not block.marks
-        (covered if page in pages and unguarded else kept).append(item)
+        runs_in_both = isinstance(item, TestBlock) and not _may_skip(block)
+        (covered if page in pages and runs_in_both else kept).append(item)
     return covered, kept
+
+
+def _may_skip(block) -> bool:
+    """건너뛸 조건(importorskip, skip, skipif)이 붙은 블록인지. `slow` 같은 표시는 실행을 바꾸지 않습니다."""
+    if block.importorskip is not None:
+        return True
+    return any(
+        eval(text, {"sys": sys, "pytest": pytest}).mark.name in {"skip", "skipif"}
+        for text in block.marks
+    )
 
 
 def page_blocks(page: str) -> list:

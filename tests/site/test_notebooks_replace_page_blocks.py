@@ -42,3 +42,18 @@ def test_page_blocks_that_the_notebook_checks_leave_the_page_test():
     left = [i for i in both if i.startswith(PAGE)]
     assert len(alone) > len(left) >= 1  # 조건이 붙은(PyTorch) 블록은 남습니다
     assert set(left) < set(alone)
+
+
+def test_a_block_marked_only_slow_is_left_to_the_notebook_too():
+    page = "docs/micrograd/46-training.md"  # `<!--pytest.mark.slow-->`만 붙은 학습 블록이 있는 장
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--codeblocks", "--co", "-q", "-p", "no:cacheprovider",
+         page, "tests/site/test_chapter_notebooks.py", "-k", "46-training or line"],
+        cwd=ROOT, capture_output=True, text=True, env=tool_env(), check=True,
+    )  # fmt: skip
+    left = [line for line in completed.stdout.splitlines() if line.startswith(page)]
+    slow = [
+        i for i, line in enumerate(open(ROOT / page, encoding="utf-8"), 1) if "mark.slow" in line
+    ]
+    assert slow  # 이 장에 그런 블록이 있어야 시험이 뜻이 있습니다
+    assert not any(f"line {n + 2}" in line for n in slow for line in left), left
