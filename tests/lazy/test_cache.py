@@ -230,3 +230,15 @@ def test_is_gcc_asks_the_compiler(fresh_cache, tmp_path, monkeypatch):
     assert not compiler.is_gcc()
     with pytest.raises(RuntimeError, match="build를 쓸 수 없습니다"):
         compiler.build("void kernel(void) {}")
+
+
+def test_called_functions_reads_the_assembly(fresh_cache):
+    """called_functions: 커널이 부르는 함수(55장: 스칼라 expf인지 벡터판인지). 원소별 사칙연산은 아무것도 부르지 않습니다."""
+    with lazy.using_backend("c"):
+        exp_source = lazy.source(lazy.schedule(lazy.Tensor(A).exp())[0])
+    assert compiler.called_functions(only_source()) == []
+    assert compiler.called_functions(exp_source) == ["exp"]  # float64: libm의 exp
+    with pytest.raises(RuntimeError) as error:
+        compiler.called_functions(exp_source, ("-fno-such-option-for-tinygrad-ko",))
+    assert "C 컴파일러가 실패했습니다" in str(error.value)
+    assert not list(fresh_cache.glob("*"))  # 어셈블리는 캐시에 남기지 않습니다
