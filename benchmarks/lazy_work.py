@@ -159,7 +159,7 @@ def lazy_train(sizes, clock) -> dict:
     b0 = np.full((1, 1), 0.1, np.float32)
     x_lazy, t_lazy = lazy.Tensor(x), lazy.Tensor(target)
 
-    def lazy_step(w, b):
+    def lazy_step(w, b, x_lazy=x_lazy, t_lazy=t_lazy):  # 되풀이는 데이터도 인수로 받습니다
         pred = ((x_lazy * w).sum(axis=1, keepdims=True) + b).relu()
         loss = ((pred - t_lazy) * (pred - t_lazy)).sum() / float(n)
         loss.backward()
@@ -176,7 +176,10 @@ def lazy_train(sizes, clock) -> dict:
 
     def run_replay(w_data, b_data):
         w, b = replay(
-            lazy.Tensor(w_data, requires_grad=True), lazy.Tensor(b_data, requires_grad=True)
+            lazy.Tensor(w_data, requires_grad=True),
+            lazy.Tensor(b_data, requires_grad=True),
+            x_lazy,
+            t_lazy,
         )
         return w.numpy(), b.numpy()
 

@@ -230,3 +230,27 @@ def test_is_gcc_asks_the_compiler(fresh_cache, tmp_path, monkeypatch):
     assert not compiler.is_gcc()
     with pytest.raises(RuntimeError, match="build를 쓸 수 없습니다"):
         compiler.build("void kernel(void) {}")
+
+
+def test_called_functions_reads_the_assembly(fresh_cache):
+    """called_functions: 커널이 부르는 함수(55장: 스칼라 expf인지 벡터판인지). 원소별 사칙연산은 아무것도 부르지 않습니다."""
+    with lazy.using_backend("c"):
+        exp_source = lazy.source(lazy.schedule(lazy.Tensor(A).exp())[0])
+    assert compiler.called_functions(only_source()) == []
+    assert compiler.called_functions(exp_source) == ["exp"]  # float64: libm의 exp
+    with pytest.raises(RuntimeError) as error:
+        compiler.called_functions(exp_source, ("-fno-such-option-for-tinygrad-ko",))
+    assert "C 컴파일러가 실패했습니다" in str(error.value)
+    assert not list(fresh_cache.glob("*"))  # 어셈블리는 캐시에 남기지 않습니다
+
+
+def test_eviction_age_is_the_last_compile_or_disk_load(fresh_cache):
+    """54장의 문장: "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다. 프로세스 안에서 다시 쓰면 그대로입니다."""
+    compute(6.0)
+    (library,) = fresh_cache.glob(f"*{cache.SUFFIX}")
+    os.utime(library, (1, 1))
+    compute(6.0)  # 이 프로세스가 불러 둔 커널: 파일을 건드리지 않습니다
+    assert library.stat().st_mtime == 1
+    compiler.reset()  # 새 프로세스처럼: 다음 부르기는 파일에서 불러옵니다
+    compute(6.0)
+    assert library.stat().st_mtime > 1

@@ -70,3 +70,36 @@ def test_replay_does_not_mix_up_the_same_tensor_passed_twice(backend, first_same
     calls = [(t, t), (a, b)] if first_same else [(a, b), (t, t)]
     for x, y in calls:
         assert np.array_equal(replayed(x, y).numpy(), x.numpy() - y.numpy())
+
+
+def test_replay_refuses_values_taken_out_inside_the_function(backend):
+    """f 안에서 .numpy()로 꺼낸 값은 계획에 들지 않아, 고치기 전에는 다음 호출부터 처음 값이 조용히 나왔습니다."""
+    replayed = lazy.Replay(lambda x: lazy.Tensor((x * 2.0).numpy()) + 1.0)
+    with pytest.raises(ValueError) as error:
+        replayed(lazy.Tensor(np.zeros(2, np.float32)))
+    message = korean_instruction(error.value)
+    assert ".numpy()" in message
+    # 인수의 값을 꺼내기만 해도 같습니다(그 값으로 한 계산이 고정됩니다).
+    with pytest.raises(ValueError):
+        lazy.Replay(lambda x: x * float(x.numpy()[0]))(lazy.Tensor(np.ones(2)))
+    assert not replayed.plans
+
+
+def test_replay_refuses_tensors_that_are_not_arguments(backend):
+    """바깥 변수의 텐서는 처음 값으로 계획에 박힙니다. 고치기 전에는 w를 바꿔도 옛 w로 계산했습니다."""
+    w = lazy.Tensor(np.full(2, 3.0))
+    replayed = lazy.Replay(lambda x: x * w)
+    with pytest.raises(ValueError) as error:
+        replayed(lazy.Tensor(np.ones(2)))
+    message = korean_instruction(error.value)
+    assert "(2,)" in message and "float64" in message  # 어느 텐서인지 모양과 dtype으로 알려 줍니다
+    with pytest.raises(ValueError):  # 함수 안에서 ndarray로 만든 텐서도 인수가 아닙니다
+        lazy.Replay(lambda x: x + lazy.Tensor(np.ones(2)))(lazy.Tensor(np.ones(2)))
+
+
+def test_replay_accepts_the_backward_seed_and_numbers():
+    """역전파의 시작값(엔진이 만든 1)과 파이썬 수는 인수가 아니어도 됩니다: 바뀌지 않는 값입니다."""
+    replayed = lazy.Replay(step)
+    x, w = lazy.Tensor(np.ones((2, 2))), lazy.Tensor(np.full((2, 2), 2.0), requires_grad=True)
+    new_w, _ = replayed(x, w)
+    assert np.array_equal(new_w.numpy(), np.full((2, 2), 2.0 - 0.01 * 2.0))

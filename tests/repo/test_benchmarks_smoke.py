@@ -33,3 +33,28 @@ def test_quick_benchmark_runs_every_workload():
     for mark in FAILURE_MARKS:  # 표의 칸에 실패가 적히면 안 됩니다(설명 문단은 보지 않습니다).
         assert not [row for row in rows if mark in row], mark
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.slow  # 커널 열두 개를 컴파일합니다
+def test_fusion_limits_benchmark_writes_its_table(tmp_path):
+    """55장이 읽는 벤치마크: 작은 배열로 돌려, 후보마다 시간과 (gcc라면) 벡터화 여부가 적히는지 봅니다."""
+    import json
+
+    from tinygrad_ko.lazy import compiler
+
+    if compiler.command() is None:
+        pytest.skip("C 컴파일러가 없어 이 벤치마크는 잴 것이 없습니다")
+    out = tmp_path / "fusion.json"
+    completed = subprocess.run(
+        [sys.executable, "benchmarks/fusion_limits.py", "--sizes", "32", "--repeats", "1"]
+        + ["--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))["sizes"]["32"]
+    assert all(len(row["ms"]) == 1 for row in rows.values())
+    if compiler.is_gcc():
+        assert rows["C 사슬 기본"]["vectorized"] and not rows["C exp 기본"]["vectorized"]

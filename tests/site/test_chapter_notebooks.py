@@ -62,15 +62,20 @@ def test_reader_environment_holds_only_numpy_the_kernel_and_tinygrad_ko_from_the
 
 
 @functools.cache
-def _guard_in_reader(python: str, code: str) -> bool:
-    completed = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+def _guard_in_reader(python: str, code: str, env: tuple) -> bool:
+    # 커널과 같은 환경 변수로(PYTHONPATH가 비어 저장소의 src/가 보이지 않게). 전에는 이 테스트
+    # 프로세스의 PYTHONPATH를 물려받아, 저장소에만 있는 파일을 보는 조건이 노트북과 달리 판정되었습니다.
+    completed = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, check=True, env=dict(env)
+    )
     return completed.stdout.strip() == "True"
 
 
 @pytest.fixture(scope="session")
 def reader_guard(reader):
     """조건으로 감싼 셀(예: PyTorch가 없으면 건너뜀)의 조건을 독자 환경에서 판정하는 함수."""
-    return lambda code: _guard_in_reader(str(reader.python), code)
+    env = tuple(sorted(reader.env.items()))
+    return lambda code: _guard_in_reader(str(reader.python), code, env)
 
 
 @pytest.mark.parametrize("page", chapter_pages())

@@ -101,7 +101,7 @@ def _geometry(shape: tuple[int, ...], kernel_size, stride, pad, what: str) -> tu
 # --- ndarray 계산 --------------------------------------------------------------------
 # --8<-- [start:im2col-array]
 def _windows(x, kernel_size, stride=1, pad=0, fill=0):
-    """ndarray x (N, C, H, W)의 창들: 복사하지 않은 (N, C, OH, OW, KH, KW) 읽기 전용 뷰.
+    """ndarray x (N, C, H, W)의 창들: (N, C, OH, OW, KH, KW) 읽기 전용 뷰(패딩하면 np.pad가 한 번 복사).
 
     `fill`은 패딩에 채울 값입니다(최댓값 풀링은 -∞).
     """

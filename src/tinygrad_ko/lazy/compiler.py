@@ -6,6 +6,7 @@
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 예외 플래그를 지키지 않아도 된다고
   알려, 반복문 안의 `a <= 0 ? 0 : a`를 벡터 명령으로 바꿀 수 있게 합니다(56장에서 이 플래그를 빼고 견줍니다).
 - `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(56장). 옵션도 캐시의 해시에 들어갑니다.
+  `called_functions(source, options)`: 커널이 부르는 함수의 이름(어셈블리에서, 56장).
 - 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면, 컴파일러의 메시지를 담은 한국어
   경고(`CompilerWarning`)를 내고 None을 돌려줍니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
   프로세스에서는 C를 다시 시도하지 않습니다(`reset()`을 부르기 전까지).
@@ -19,10 +20,12 @@ import ctypes
 import hashlib
 import math
 import os
+import re
 import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import warnings
 from collections.abc import Callable
@@ -233,6 +236,33 @@ def build(source: str, options: tuple[str, ...] = OPTIONS) -> tuple[Callable, st
         fn(*(ctypes.c_void_p(a.ctypes.data) for a in arrays))
 
     return run, message
+
+
+def called_functions(source: str, options: tuple[str, ...] = OPTIONS) -> list[str]:
+    """실험용(55장): source를 options로 어셈블리까지만 컴파일해, 커널이 부르는 함수들의 이름(정렬).
+
+    벡터화한 반복문이 스칼라 `expf` 대신 그 벡터판(예: glibc의 `_ZGVdN8v_expf`)을 부르는지 봅니다.
+    어셈블리는 임시 폴더에 두었다가 지웁니다(캐시에 남기지 않습니다). 실패하면 RuntimeError.
+    """
+    cc = command()
+    if cc is None:
+        raise RuntimeError(
+            "C 컴파일러(cc, gcc, clang)를 찾지 못해 called_functions를 쓸 수 없습니다. 컴파일러를 "
+            "설치하거나 환경 변수 TINYGRAD_KO_CC로 컴파일러 명령을 주세요."
+        )
+    with tempfile.TemporaryDirectory(prefix="tinygrad_ko-asm-") as folder:
+        c_path = os.path.join(folder, "kernel.c")
+        with open(c_path, "w", encoding="utf-8") as file:
+            file.write(source)
+        args = [*cc, *options, "-S", "-o", "-", c_path]
+        done = _run(args)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
+            f"옵션과 소스를 확인하세요. 컴파일러의 메시지:\n{done.stderr.strip()[-2000:]}"
+        )
+    # x86-64의 call/jmp, arm64의 bl/b. 점으로 시작하는 이름(.L3)은 함수 안의 자리입니다.
+    return sorted(set(re.findall(r"\b(?:call|jmp|bl|b)\s+([A-Za-z_]\w*)", done.stdout)))
 
 
 def _lock(source: str) -> threading.Lock:

@@ -93,7 +93,7 @@ def backward(root: Tensor) -> None:
         raise messages.not_scalar_root(root.shape)
     if not root.requires_grad:
         raise messages.no_grad_root()
-    seed = Tensor.from_lazy(graph.buffer(np.ones((), root.dtype)))
+    seed = Tensor.from_lazy(graph.constant_buffer(np.ones((), root.dtype)))
     leaves: dict[
         int, list
     ] = {}  # 말단 텐서 id -> [텐서, 이번 역전파까지의 grad]. 끝까지 성공하면 grad에 씁니다.

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 UNARY = {"neg": 1, "exp": 1, "log": 1, "relu": 1, "not": 1}
@@ -52,6 +54,20 @@ def buffer(data: np.ndarray) -> LazyBuffer:
     node = LazyBuffer("buffer", (), None, data.shape, data.dtype)
     node.realized = data
     return node
+
+
+_constants: weakref.WeakSet = weakref.WeakSet()
+
+
+def constant_buffer(data: np.ndarray) -> LazyBuffer:
+    """엔진이 스스로 만든, 값이 늘 같은 배열(역전파의 시작값 1). 되풀이(`Replay`)는 이것을 바깥의 텐서로 세지 않습니다."""
+    node = buffer(data)
+    _constants.add(node)
+    return node
+
+
+def is_constant_buffer(node: LazyBuffer) -> bool:
+    return node in _constants
 
 
 def const(value: float, dtype: np.dtype) -> LazyBuffer:

@@ -99,6 +99,22 @@ def replay_needs_lazy_results() -> ValueError:
     )
 
 
+def replay_took_out_a_value() -> ValueError:
+    return ValueError(
+        "Replay로 감싼 함수 안에서 .numpy()(또는 lazy.realize)로 값을 꺼냈습니다. 되풀이는 처음 부를 때 기록한 "
+        "커널만 다시 돌리므로, 꺼낸 값으로 한 계산은 다음 호출에서도 처음 값 그대로 남습니다. 함수 안에서는 값을 "
+        "꺼내지 말고, 결과 텐서를 돌려준 뒤 바깥에서 .numpy()를 부르세요."
+    )
+
+
+def replay_outside_tensor(shape: tuple, dtype: np.dtype) -> ValueError:
+    return ValueError(
+        f"Replay로 감싼 함수가 인수가 아닌 텐서(모양 {shape}, {dtype})를 읽었습니다. 되풀이는 그 텐서를 처음 "
+        f"부를 때의 값으로 기록하므로, 바깥 변수를 다른 텐서로 바꿔도 옛 값으로 계산합니다. 바깥 변수의 "
+        f"텐서나 함수 안에서 ndarray로 만든 텐서는 함수의 인수로 넘기세요."
+    )
+
+
 def bad_compiler_command(text: str, reason: str) -> ValueError:
     return ValueError(
         f"환경 변수 TINYGRAD_KO_CC의 값 {text!r}을(를) 명령과 인수로 나누지 못했습니다({reason}). "

@@ -5,8 +5,10 @@
 때 f가 돌려준 텐서들의 계획(`runner.Plan`: 커널, 돌릴 함수, 버퍼 계획)을 입력의 모양과 dtype, 백엔드별로
 적어 두고, 다음부터는 입력 버퍼만 바꿔 끼워 그 계획을 돌립니다.
 
-약속: f의 인수는 지연 텐서이고, f는 계산하지 않은 텐서(하나 또는 튜플)를 돌려줍니다. f 안에서 `.numpy()`로
-값을 꺼내면 그 계산은 기록되지 않으므로, 인수가 아닌 값(닫힌 변수의 텐서)은 처음 부를 때의 값으로 고정됩니다.
+약속: f의 인수는 지연 텐서이고, f는 계산하지 않은 텐서(하나 또는 튜플)를 돌려줍니다. 기록한 계획은 처음
+부를 때의 값을 담으므로, 그 값이 바뀔 수 있는 것은 막습니다: f 안에서 값을 꺼내거나(`.numpy()`) 인수가 아닌
+텐서(바깥 변수의 텐서, f 안에서 ndarray로 만든 텐서)를 읽으면 처음 부를 때 한국어 ValueError를 냅니다.
+f가 읽는 파이썬 수(바깥 변수의 수 포함)는 알아챌 수 없으며, 처음 부를 때의 값으로 계획에 들어갑니다.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import graph, messages
-from .runner import Plan, backend
+from .runner import Plan, backend, recording
 from .tensor import Tensor
 
 
@@ -43,10 +45,15 @@ class Replay:
         return outs[0] if single else outs
 
     def _capture(self, args: tuple[Tensor, ...]) -> tuple:
-        result = self.fn(*args)
+        with recording():
+            result = self.fn(*args)
         single = isinstance(result, Tensor)
         outs = (result,) if single else tuple(result)
         nodes = [t.lazydata for t in outs if isinstance(t, Tensor)]
         if len(nodes) != len(outs) or any(n.realized is not None for n in nodes):
             raise messages.replay_needs_lazy_results()
-        return Plan(nodes), [id(a.lazydata) for a in args], single
+        plan, arg_ids = Plan(nodes), [id(a.lazydata) for a in args]
+        for node in plan.reads():  # 바꿔 끼울 수 없는 값은 계획에 처음 값으로 박힙니다
+            if id(node) not in arg_ids and not graph.is_constant_buffer(node):
+                raise messages.replay_outside_tensor(node.shape, node.dtype)
+        return plan, arg_ids, single

@@ -29,6 +29,7 @@ BACKENDS = ("c", "numpy")
 _chosen: contextvars.ContextVar[str | None] = contextvars.ContextVar("lazy_backend", default=None)
 _default: list[str | None] = [None]
 _show: contextvars.ContextVar[bool] = contextvars.ContextVar("show_kernels", default=False)
+_recording: contextvars.ContextVar[bool] = contextvars.ContextVar("replay_recording", default=False)
 _numpy_kernels: dict[str, object] = {}  # 소스 -> 실행한 파이썬 함수
 counters = {"c": 0, "numpy": 0}  # 백엔드마다 돌린 커널 수
 
@@ -87,8 +88,20 @@ def source(kernel: Kernel, name: str | None = None) -> str:
     return (render_c if name == "c" else render_numpy).render(kernel)
 
 
+@contextlib.contextmanager
+def recording() -> Iterator[None]:
+    """되풀이(`Replay`)가 함수를 처음 부르는 동안. 그 안에서 값을 꺼내면(`realize`) 한국어 ValueError."""
+    token = _recording.set(True)
+    try:
+        yield
+    finally:
+        _recording.reset(token)
+
+
 def realize(nodes: list[LazyBuffer]) -> None:
     """노드들의 값을 한 번의 스케줄로 계산해, 각 노드를 값을 가진 `buffer`로 바꿉니다."""
+    if _recording.get():  # 꺼낸 값은 기록되지 않아, 되풀이할 때 처음 값으로 남습니다
+        raise messages.replay_took_out_a_value()
     todo = list({id(n): n for n in nodes if n.realized is None}.values())
     if todo:
         for node, data in zip(todo, Plan(todo).run(), strict=True):
@@ -120,6 +133,12 @@ class Plan:
             (_launcher(k, name), id(k.output), slots[out_id], kind)
             for k, (out_id, _, kind) in zip(self.kernels, steps, strict=True)
         ]
+
+    def reads(self) -> list[LazyBuffer]:
+        """이 계획이 읽는, 값을 가진 노드들(커널의 입력과, 커널 없이 돌려주는 뷰의 바탕)."""
+        bases = [load.base for k in self.kernels for load in k.loads]
+        bases += [base for base, _ in self.results.values()]
+        return list({id(b): b for b in bases if b.realized is not None}.values())
 
     def run(self, bindings: dict | None = None) -> list[np.ndarray]:
         """커널들을 차례로 돌리고, target마다 값을 가진 ndarray를 돌려줍니다."""
