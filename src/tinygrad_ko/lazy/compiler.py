@@ -239,7 +239,7 @@ def build(source: str, options: tuple[str, ...] = OPTIONS) -> tuple[Callable, st
 
 
 def called_functions(source: str, options: tuple[str, ...] = OPTIONS) -> list[str]:
-    """실험용(55장): source를 options로 어셈블리까지만 컴파일해, 커널이 부르는 함수들의 이름(정렬).
+    """실험용(56장): source를 options로 어셈블리까지만 컴파일해, 커널이 부르는 함수들의 이름(정렬).
 
     벡터화한 반복문이 스칼라 `expf` 대신 그 벡터판(예: glibc의 `_ZGVdN8v_expf`)을 부르는지 봅니다.
     어셈블리는 임시 폴더에 두었다가 지웁니다(캐시에 남기지 않습니다). 실패하면 RuntimeError.
