@@ -230,3 +230,30 @@ def test_is_gcc_asks_the_compiler(fresh_cache, tmp_path, monkeypatch):
     assert not compiler.is_gcc()
     with pytest.raises(RuntimeError, match="build를 쓸 수 없습니다"):
         compiler.build("void kernel(void) {}")
+
+
+def test_gcc_only_options_are_given_to_gcc_only(fresh_cache, tmp_path, monkeypatch):
+    """gcc만 아는 옵션(GCC_OPTIONS)은 gcc에만 줍니다. 다른 컴파일러(clang 등)는 모르는 옵션에서 실패합니다."""
+    log = tmp_path / "args.txt"
+    body = f"""
+        import sys
+        if sys.argv[1:] == ["-v"]:
+            sys.stderr.write("{{}} version 1.0")
+            sys.exit(0)
+        if "-shared" in sys.argv:
+            open({str(log)!r}, "w").write(" ".join(sys.argv[1:]))
+        sys.exit(1)
+    """
+    for name, wanted in (("clang", False), ("gcc", True)):
+        monkeypatch.setenv("TINYGRAD_KO_CC", fake_compiler(tmp_path, body.format(name)))
+        compiler.reset()
+        assert compiler.default_options() == (
+            (*compiler.OPTIONS, *compiler.GCC_OPTIONS) if wanted else compiler.OPTIONS
+        )
+        with pytest.warns(compiler.CompilerWarning):
+            compute()
+        given = log.read_text().split()
+        assert all(option in given for option in compiler.OPTIONS)
+        assert [option in given for option in compiler.GCC_OPTIONS] == [wanted] * len(
+            compiler.GCC_OPTIONS
+        )

@@ -65,7 +65,8 @@ def test_binary_ops_equal_numpy(backend, dtype, op):
 def test_unary_ops_equal_numpy(backend, dtype):
     a, _, ta, _ = lazy_and_numpy(dtype)
     same_bits((-ta).numpy(), -a)
-    assert np.array_equal(np.signbit((-ta).numpy()), np.signbit(-a))  # 부호 바꾸기 하나는 NaN의 부호도
+    # 부호 바꾸기 하나만 있는 커널은 NaN의 부호까지 같습니다.
+    assert np.array_equal(np.signbit((-ta).numpy()), np.signbit(-a))
     same_bits(ta.relu().numpy(), np.maximum(a, 0))  # 최종 엔진의 ReLU.forward와 같은 식
 
 
@@ -205,6 +206,7 @@ def test_multiply_then_add_is_not_contracted_into_fma(backend, dtype):
     same_bits((ta * tb + tc).numpy(), a * b + c)
     same_bits((tc - ta * tb).numpy(), c - a * b)
     same_bits((ta * tb - tc * ta).numpy(), a * b - c * a)
-    if dtype == np.float32:  # 이 데이터가 FMA를 드러내는지: 반올림 한 번인 값은 여러 칸에서 다릅니다
+    # 이 데이터가 FMA를 드러내는지: 반올림을 한 번만 한 값은 여러 칸에서 다릅니다.
+    if dtype == np.float32:
         one_rounding = (a.astype(np.float64) * b + c).astype(np.float32)
         assert np.count_nonzero(one_rounding != a * b + c) > 100
