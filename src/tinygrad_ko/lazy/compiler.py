@@ -8,7 +8,7 @@
 - gcc에는 `GCC_OPTIONS`를 더 줍니다(다른 컴파일러는 모르는 이름에서 실패할 수 있습니다). 값은 그대로이고 반복문의
   명령만 바뀝니다: `-fno-thread-jumps`는 relu가 0을 낸 갈래를 따로 복사하지 않게 해 원소별 연산 20개 사슬의
   명령을 float 8칸마다 38개에서 25개로 줄이고, `-funroll-loops -fschedule-insns -fsched-pressure`는 벡터 네 개를
-  한 번에 돌며 그 계산을 엇갈려 놓아, CPU가 기다리지 않고 다음 칸을 계산하게 합니다(`benchmarks/README.md`).
+  한 번에 돌며 그 계산을 엇갈려 놓습니다(명령 수는 같고 커널이 0.38에서 0.30 ms로, `benchmarks/README.md`).
 - `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(55장). 옵션도 캐시의 해시에 들어갑니다.
 - 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면, 컴파일러의 메시지를 담은 한국어
   경고(`CompilerWarning`)를 내고 None을 돌려줍니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
