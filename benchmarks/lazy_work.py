@@ -2,6 +2,9 @@
 
 - `lazy_chain`: float32 원소별 연산 20개(× + − relu 부호를 네 번)의 순전파. NumPy(연산마다 임시 배열),
   `np.copyto`(한 번 읽고 한 번 쓰기: 바닥), 지연 텐서(그래프를 만들고 계산), 되풀이(`lazy.Replay`).
+- `lazy_chain_large`: 같은 사슬을 큰 배열에서: 4000×4000(배열 하나 64 MB)은 이 저장소를 만든 기계의 L3 캐시(32 MB)에
+  들어가지 않습니다.
+  1000×1000(4 MB)에서는 NumPy의 임시 배열이 캐시에 머물러, 연산마다 메모리를 오가는 값이 덜 드러납니다.
 - `lazy_backward`: 같은 사슬의 합을 역전파해 x의 미분값까지. 최종 엔진과 지연 텐서, 되풀이.
 - `lazy_compile`: 커널 하나를 처음 부를 때(컴파일 포함, 벽시계: 컴파일러는 다른 프로세스입니다)와,
   새 프로세스처럼 캐시 파일에서 불러올 때.
@@ -65,8 +68,15 @@ def _alternate(calls: dict, repeats: int, clock) -> dict:
 
 
 def lazy_chain(sizes, clock) -> dict:
+    return _chain_times(sizes.elementwise_n, sizes.elementwise_repeats, clock)
+
+
+def lazy_chain_large(sizes, clock) -> dict:
+    return _chain_times(sizes.lazy_large_n, sizes.lazy_large_repeats, clock)
+
+
+def _chain_times(n: int, repeats: int, clock) -> dict:
     lazy = _lazy()
-    n = sizes.elementwise_n
     a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
     t = lazy.Tensor(a)
     dst = np.empty_like(a)
@@ -82,7 +92,7 @@ def lazy_chain(sizes, clock) -> dict:
             "lazy_ms": lambda: chain(t).numpy(),
             "replay_ms": lambda: replay(t).numpy(),
         },
-        sizes.elementwise_repeats,
+        repeats,
         clock,
     )
     return {"n": n, "backend": lazy.backend(), **times}

@@ -27,6 +27,7 @@ from engines import (
     GPT,
     LAZY_BACKWARD,
     LAZY_CHAIN,
+    LAZY_CHAIN_LARGE,
     LAZY_COMPILE,
     LAZY_TRAIN,
     LSTM,
@@ -230,6 +231,11 @@ def workload_rows(results: dict, sizes: Sizes) -> list[tuple[str, Callable[[str]
             lazy_times(LAZY_CHAIN, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
         ),
         (
+            f"같은 사슬을 큰 배열에서: {sizes.lazy_large_n}×{sizes.lazy_large_n}(배열 하나 "
+            f"{sizes.lazy_large_n**2 * 4 / 1e6:g} MB), ms: NumPy / `np.copyto` / 지연 텐서 / 지연 되풀이",
+            lazy_times(LAZY_CHAIN_LARGE, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
+        ),
+        (
             "같은 사슬의 합을 역전파해 x의 미분값까지, ms: 최종 엔진 / 지연 텐서 / 지연 되풀이",
             lazy_times(LAZY_BACKWARD, ("eager_ms", "lazy_ms", "replay_ms")),
         ),
@@ -339,6 +345,7 @@ MEASURES: dict[str, Callable[[dict, str, Sizes], float | None]] = {
 # 제6고지의 지연 엔진: "lazy_<작업>_<필드>"(예: lazy_chain_numpy_ms)
 for _workload, _fields in (
     (LAZY_CHAIN, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
+    (LAZY_CHAIN_LARGE, ("numpy_ms", "copy_ms", "lazy_ms", "replay_ms")),
     (LAZY_BACKWARD, ("eager_ms", "lazy_ms", "replay_ms")),
     (LAZY_TRAIN, ("eager_ms", "lazy_ms", "replay_ms")),
     (LAZY_COMPILE, ("compile_s", "disk_ms")),
@@ -368,7 +375,9 @@ def _bound_text(x: float) -> str:
 def target_row(target: Target, results: dict, sizes: Sizes) -> list[str]:
     """목표 하나를 표의 한 줄(비교, 측정, 목표, 판정)로."""
     k1, k2 = sizes.fanin_ks
-    label = target.label.format(n=sizes.elementwise_n, m=sizes.matmul_n, k1=k1, k2=k2)
+    label = target.label.format(
+        n=sizes.elementwise_n, m=sizes.matmul_n, k1=k1, k2=k2, nl=sizes.lazy_large_n
+    )
 
     def measure(which: tuple[str, str]) -> float | None:
         name, key = which

@@ -3,7 +3,7 @@
 목표를 바꾸거나 더할 때는 이 표만 고칩니다. 한 줄은 다음과 같습니다.
 
 - ``label``: 표의 첫 칸. ``{n}``(원소별 작업의 배열 한 변), ``{m}``(행렬 곱 작업의 한 변),
-  ``{k1}``, ``{k2}``(가지 수)는 이번
+  ``{nl}``(지연 엔진의 L3 밖 사슬의 한 변), ``{k1}``, ``{k2}``(가지 수)는 이번
   실행의 크기로 채웁니다.
 - ``value``: (잴 값의 이름, 엔진). 값의 이름은 ``table.MEASURES``에 있습니다.
 - ``over``: 있으면 ``value ÷ over``를 적습니다.
@@ -175,6 +175,24 @@ TARGETS = (
         "같은 사슬: 지연 되풀이 ÷ `np.copyto`(참고)",
         value=("lazy_chain_replay_ms", "lazy"),
         over=("lazy_chain_copy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "같은 사슬을 큰 배열({nl}×{nl})에서: NumPy ÷ 지연 텐서(참고)",
+        value=("lazy_chain_large_numpy_ms", "lazy"),
+        over=("lazy_chain_large_lazy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "큰 배열에서: 지연 텐서 ÷ `np.copyto`(참고)",
+        value=("lazy_chain_large_lazy_ms", "lazy"),
+        over=("lazy_chain_large_copy_ms", "lazy"),
+        spec=".1f",
+    ),
+    Target(
+        "큰 배열에서: 지연 되풀이 ÷ `np.copyto`(참고)",
+        value=("lazy_chain_large_replay_ms", "lazy"),
+        over=("lazy_chain_large_copy_ms", "lazy"),
         spec=".1f",
     ),
     Target(

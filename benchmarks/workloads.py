@@ -40,6 +40,8 @@ class Sizes:
     fanin_budget_s: float = 30.0  # K 하나에 쓸 시간. 느린 엔진은 최소 횟수만 잽니다.
     elementwise_n: int = 1000
     elementwise_repeats: int = 11
+    lazy_large_n: int = 4000  # 제6고지의 사슬을 L3 캐시 밖에서(배열 하나 64 MB)
+    lazy_large_repeats: int = 7
     affine_steps: int = 20
     memory_shape: tuple[int, ...] = (100, 100, 100)
     memory_ops: int = 20
@@ -70,6 +72,8 @@ QUICK = Sizes(
     fanin_budget_s=5.0,
     elementwise_n=200,
     elementwise_repeats=3,
+    lazy_large_n=400,
+    lazy_large_repeats=2,
     memory_shape=(10, 100, 100),
     matmul_n=100,
     matmul_repeats=2,
@@ -798,6 +802,10 @@ def lstm_bptt(engine, sizes: Sizes) -> dict:
 # --- 제6고지: 지연 엔진(tinygrad_ko.lazy). 작업의 본문은 lazy_work.py에 있습니다 ---------------------
 def lazy_chain(engine, sizes: Sizes) -> dict:
     return lazy_work.lazy_chain(sizes, clock)
+
+
+def lazy_chain_large(engine, sizes: Sizes) -> dict:
+    return lazy_work.lazy_chain_large(sizes, clock)
 
 
 def lazy_backward(engine, sizes: Sizes) -> dict:

@@ -233,7 +233,7 @@ def test_is_gcc_asks_the_compiler(fresh_cache, tmp_path, monkeypatch):
 
 
 def test_called_functions_reads_the_assembly(fresh_cache):
-    """called_functions: 커널이 부르는 함수(55장: 스칼라 expf인지 벡터판인지). 원소별 사칙연산은 아무것도 부르지 않습니다."""
+    """called_functions: 커널이 부르는 함수(56장: 스칼라 expf인지 벡터판인지). 원소별 사칙연산은 아무것도 부르지 않습니다."""
     with lazy.using_backend("c"):
         exp_source = lazy.source(lazy.schedule(lazy.Tensor(A).exp())[0])
     assert compiler.called_functions(only_source()) == []
@@ -245,7 +245,7 @@ def test_called_functions_reads_the_assembly(fresh_cache):
 
 
 def test_eviction_age_is_the_last_compile_or_disk_load(fresh_cache):
-    """54장의 문장: "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다. 프로세스 안에서 다시 쓰면 그대로입니다."""
+    """55장의 문장: "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다. 프로세스 안에서 다시 쓰면 그대로입니다."""
     compute(6.0)
     (library,) = fresh_cache.glob(f"*{cache.SUFFIX}")
     os.utime(library, (1, 1))
@@ -254,3 +254,30 @@ def test_eviction_age_is_the_last_compile_or_disk_load(fresh_cache):
     compiler.reset()  # 새 프로세스처럼: 다음 부르기는 파일에서 불러옵니다
     compute(6.0)
     assert library.stat().st_mtime > 1
+
+
+def test_gcc_only_options_are_given_to_gcc_only(fresh_cache, tmp_path, monkeypatch):
+    """gcc만 아는 옵션(GCC_OPTIONS)은 gcc에만 줍니다. 다른 컴파일러(clang 등)는 모르는 옵션에서 실패합니다."""
+    log = tmp_path / "args.txt"
+    body = f"""
+        import sys
+        if sys.argv[1:] == ["-v"]:
+            sys.stderr.write("{{}} version 1.0")
+            sys.exit(0)
+        if "-shared" in sys.argv:
+            open({str(log)!r}, "w").write(" ".join(sys.argv[1:]))
+        sys.exit(1)
+    """
+    for name, wanted in (("clang", False), ("gcc", True)):
+        monkeypatch.setenv("TINYGRAD_KO_CC", fake_compiler(tmp_path, body.format(name)))
+        compiler.reset()
+        assert compiler.default_options() == (
+            (*compiler.OPTIONS, *compiler.GCC_OPTIONS) if wanted else compiler.OPTIONS
+        )
+        with pytest.warns(compiler.CompilerWarning):
+            compute()
+        given = log.read_text().split()
+        assert all(option in given for option in compiler.OPTIONS)
+        assert [option in given for option in compiler.GCC_OPTIONS] == [wanted] * len(
+            compiler.GCC_OPTIONS
+        )

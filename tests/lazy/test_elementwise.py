@@ -21,11 +21,16 @@ def special_values(dtype, shape=(5, 7)):
 
 
 def same_bits(actual, expected):
-    """값이 원소마다 같은지: -0.0과 +0.0도 가르고, NaN은 NaN끼리 같다고 봅니다. dtype도 봅니다."""
+    """값이 원소마다 같은지: -0.0과 +0.0도 가르고, NaN은 NaN끼리 같다고 봅니다. dtype도 봅니다.
+
+    NaN의 부호는 보지 않습니다. IEEE 754는 산술 연산이 낸 NaN의 부호를 정하지 않으므로, gcc는 `(-x) * c`를
+    `x * (-c)`로, `(-x) + c`를 `c - x`로 바꿉니다(NaN이 아닌 값은 모두 같고 NaN의 부호만 다릅니다).
+    """
     assert actual.dtype == expected.dtype
     assert actual.shape == expected.shape
     assert np.array_equal(actual, expected, equal_nan=True)
-    assert np.array_equal(np.signbit(actual), np.signbit(expected))
+    number = ~np.isnan(expected)
+    assert np.array_equal(np.signbit(actual)[number], np.signbit(expected)[number])
 
 
 def lazy_and_numpy(dtype):
@@ -60,6 +65,8 @@ def test_binary_ops_equal_numpy(backend, dtype, op):
 def test_unary_ops_equal_numpy(backend, dtype):
     a, _, ta, _ = lazy_and_numpy(dtype)
     same_bits((-ta).numpy(), -a)
+    # 부호 바꾸기 하나만 있는 커널은 NaN의 부호까지 같습니다.
+    assert np.array_equal(np.signbit((-ta).numpy()), np.signbit(-a))
     same_bits(ta.relu().numpy(), np.maximum(a, 0))  # 최종 엔진의 ReLU.forward와 같은 식
 
 
@@ -159,3 +166,47 @@ def test_input_is_copied_and_numpy_returns_the_value(backend):
     a[:] = 100.0  # 텐서를 만든 뒤에 바꾼 원래 배열은 결과에 들어가지 않습니다
     assert np.array_equal(t.numpy(), [2.0, 2.0, 2.0])
     assert t.numpy() is t.numpy()  # 두 번째는 다시 계산하지 않습니다
+
+
+def long_special_values(dtype, n=1013):
+    """벡터 반복문의 본문(펼친 것 포함)과 남은 칸의 반복문을 모두 지나도록 긴 배열의 처음, 가운데, 끝에 특별한 값."""
+    data = special_values(dtype, (n,))
+    with np.errstate(over="ignore"):
+        specials = np.array(SPECIAL).astype(dtype)
+    for start in (n // 2, n - len(SPECIAL)):
+        data[start : start + len(SPECIAL)] = specials
+    return data
+
+
+def twenty_op_chain(y):
+    """벤치마크의 사슬(× + − relu 부호를 네 번)에 나눗셈 하나를 더한 것."""
+    for _ in range(4):
+        y = y * 1.01
+        y = y + 0.5
+        y = y - 0.25
+        y = y.relu() if isinstance(y, lazy.Tensor) else np.maximum(y, 0)
+        y = -y
+    return y / 3.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_chain_on_a_long_array_equals_numpy(backend, dtype):
+    """융합한 긴 사슬: 벡터 반복문과 남은 칸 모두 NumPy와 원소마다 같습니다(relu 뒤의 상수 접기 포함)."""
+    a = long_special_values(dtype)
+    with np.errstate(all="ignore"):
+        same_bits(twenty_op_chain(lazy.Tensor(a)).numpy(), twenty_op_chain(a))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_multiply_then_add_is_not_contracted_into_fma(backend, dtype):
+    """곱한 뒤 더하기를 FMA(반올림 한 번)로 합치지 않습니다: NumPy처럼 곱을 반올림한 뒤 더합니다."""
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.standard_normal(4099).astype(dtype) for _ in range(3))
+    ta, tb, tc = lazy.Tensor(a), lazy.Tensor(b), lazy.Tensor(c)
+    same_bits((ta * tb + tc).numpy(), a * b + c)
+    same_bits((tc - ta * tb).numpy(), c - a * b)
+    same_bits((ta * tb - tc * ta).numpy(), a * b - c * a)
+    # 이 데이터가 FMA를 드러내는지: 반올림을 한 번만 한 값은 여러 칸에서 다릅니다.
+    if dtype == np.float32:
+        one_rounding = (a.astype(np.float64) * b + c).astype(np.float32)
+        assert np.count_nonzero(one_rounding != a * b + c) > 100

@@ -183,11 +183,10 @@ def _launcher(kernel: Kernel, name: str):
                 fn.argtypes = [ctypes.c_void_p] * (1 + len(kernel.loads))
                 compiler.by_signature[key] = (fn, text)
         if fn is not None:
-            header = _header(kernel, "c")
 
             def launch_c(out: np.ndarray, inputs: list[np.ndarray]) -> None:
                 if _show.get():
-                    print(header + text)
+                    print(_header(kernel, "c") + text)
                 fn(out.ctypes.data, *[a.ctypes.data for a in inputs])
                 counters["c"] += 1
 
@@ -199,12 +198,11 @@ def _launcher(kernel: Kernel, name: str):
         exec(compile(text, "<생성한 NumPy 커널>", "exec"), scope)  # noqa: S102 - 이 패키지가 만든 소스만
         fn = _numpy_kernels[text] = scope["kernel"]
     shape = kernel.output.shape if kernel.axes is not None else kernel.shape
-    header = _header(kernel, "numpy").replace("//", "#")
     views = [load.view for load in kernel.loads]
 
     def launch_numpy(out: np.ndarray, inputs: list[np.ndarray]) -> None:
         if _show.get():
-            print(header + text)
+            print(_header(kernel, "numpy").replace("//", "#") + text)
         with np.errstate(all="ignore"):  # C 커널처럼 경고 없이 inf, NaN을 냅니다(두 백엔드가 같게)
             fn(out.reshape(shape), *[_strided(a, v) for a, v in zip(inputs, views, strict=True)])
         counters["numpy"] += 1

@@ -134,28 +134,26 @@ def _build(root: LazyBuffer, cut: set[int], moved: dict) -> Kernel:
             kernel.stmts.append(stmt)
         return index[key]
 
-    def is_leaf(node: LazyBuffer) -> bool:
-        if node.op not in ELEMENTWISE:
-            return True
-        return node is not root and (node.realized is not None or id(node) in cut)
-
     stack = [(expr, False)]
     while stack:  # 재귀 없는 후위 순회: 입력의 문장이 먼저 옵니다.
         node, ready = stack.pop()
-        if id(node) in index:
+        node_id = id(node)
+        if node_id in index:
             continue
-        if is_leaf(node):
-            index[id(node)] = leaf(node)
+        if node.op not in ELEMENTWISE or (
+            node is not root and (node.realized is not None or node_id in cut)
+        ):  # 잎: 버퍼, 수, 뷰, 다른 커널이 쓴 값
+            index[node_id] = leaf(node)
             continue
         if not ready:
             stack.append((node, True))
-            stack.extend((s, False) for s in reversed(node.srcs) if id(s) not in index)
+            stack += [(s, False) for s in reversed(node.srcs) if id(s) not in index]
             continue
-        key = (node.op, tuple(index[id(s)] for s in node.srcs))
+        key = (node.op, tuple([index[id(s)] for s in node.srcs]))
         if (
             key not in index
         ):  # 같은 연산을 같은 입력에 두 번 하면(역전파의 gy * x가 흔합니다) 한 번만
             index[key] = len(kernel.stmts)
             kernel.stmts.append((node.op, key[1], node.dtype, None))
-        index[id(node)] = index[key]
+        index[node_id] = index[key]
     return kernel

@@ -88,8 +88,7 @@ class Tensor:
             if isinstance(other, np.generic) and other.dtype.kind not in "iuf":
                 raise messages.bad_operand(other)
             try:
-                with np.errstate(over="ignore"):
-                    return float(self.dtype.type(other))
+                return graph.rounded(other, self.dtype)
             except OverflowError:  # float64로도 적을 수 없는 파이썬 정수(예: 10**400)
                 raise messages.number_too_large(other, self.dtype) from None
         if isinstance(other, np.ndarray) and other.dtype in FLOATS:
@@ -101,10 +100,14 @@ class Tensor:
         nodes = [
             x.lazydata if isinstance(x, Tensor) else graph.const(x, self.dtype) for x in (a, b)
         ]
+        a_shape, b_shape = nodes[0].shape, nodes[1].shape
+        # 흔한 경우(같은 모양, 수와 텐서)는 NumPy의 broadcast_shapes(몇 µs)를 부르지 않습니다.
+        if a_shape == b_shape or not a_shape or not b_shape:
+            return [graph.movement("expand", n, a_shape or b_shape) for n in nodes]
         try:
-            shape = np.broadcast_shapes(nodes[0].shape, nodes[1].shape)
+            shape = np.broadcast_shapes(a_shape, b_shape)
         except ValueError:
-            raise messages.shapes_mismatch(nodes[0].shape, nodes[1].shape) from None
+            raise messages.shapes_mismatch(a_shape, b_shape) from None
         return [graph.movement("expand", n, shape) for n in nodes]
 
     def _binary(self, rule: type, op: str, a: object, b: object) -> Tensor:
