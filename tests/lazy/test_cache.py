@@ -264,7 +264,7 @@ def test_gcc_only_options_are_given_to_gcc_only(fresh_cache, tmp_path, monkeypat
         if sys.argv[1:] == ["-v"]:
             sys.stderr.write("{{}} version 1.0")
             sys.exit(0)
-        if "-shared" in sys.argv:
+        if "-c" in sys.argv:  # 옵션은 컴파일 단계에 줍니다(링크에는 -shared만)
             open({str(log)!r}, "w").write(" ".join(sys.argv[1:]))
         sys.exit(1)
     """
@@ -281,3 +281,24 @@ def test_gcc_only_options_are_given_to_gcc_only(fresh_cache, tmp_path, monkeypat
         assert [option in given for option in compiler.GCC_OPTIONS] == [wanted] * len(
             compiler.GCC_OPTIONS
         )
+
+
+def test_a_fast_math_kernel_does_not_flush_subnormals_in_the_whole_process(tmp_path):
+    """-ffast-math로 컴파일한 커널을 불러와도(56장의 실험) 그 뒤 프로세스의 계산은 그대로입니다.
+
+    gcc는 -ffast-math를 받은 링크에 crtfastmath.o를 붙이고, 그 라이브러리를 불러온 프로세스는 비정규수를 0으로
+    바꿉니다(FTZ/DAZ): NumPy의 `np.float64(5e-324) * 1.0`이 0.0이 됩니다. 새 프로세스에서 봅니다.
+    """
+    probe = textwrap.dedent(
+        """
+        import numpy as np
+        from tinygrad_ko.lazy import compiler
+        run, _ = compiler.build("void kernel(void) {}", (*compiler.OPTIONS, "-ffast-math"))
+        print(np.float64(5e-324) * 1.0, np.float32(1e-45) * np.float32(1.0))
+        """
+    )
+    env = {**os.environ, "TINYGRAD_KO_CACHE": str(tmp_path / "kernels")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == ["5e-324", "1e-45"]

@@ -340,13 +340,33 @@ def _write_atomic(path, text: str) -> None:
 
 # --8<-- [start:compile]
 def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
+    # 컴파일(-c)과 링크를 나눕니다. -ffast-math 같은 옵션을 링크에도 주면 gcc가 crtfastmath.o를 붙이고, 그
+    # 라이브러리를 불러온 프로세스 전체가 비정규수를 0으로 바꿉니다(FTZ/DAZ). 링크에는 -shared만 줍니다.
     cc = command()
-    tmp = cache.temporary(lib_path)
-    args = [*cc, *flags, "-o", str(tmp), str(c_path), "-lm"]
+    obj, tmp = cache.temporary(lib_path.with_suffix(".o")), cache.temporary(lib_path)
+    try:
+        report = _run_compiler(
+            [*cc, *(f for f in flags if f != "-shared"), "-c", "-o", str(obj), str(c_path)], obj
+        )
+        report += _run_compiler([*cc, "-shared", "-o", str(tmp), str(obj), "-lm"], tmp)
+    finally:
+        obj.unlink(missing_ok=True)
+    # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
+    if report.strip():
+        _write_atomic(lib_path.with_suffix(".log"), report)
+    try:
+        os.replace(tmp, lib_path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _run_compiler(args: list[str], output) -> str:
+    """컴파일러를 한 번 부르고 그 stderr를 돌려줍니다. 실패하거나 멈추면 `output`을 지우고 _CompileFailed."""
     try:
         done = _run(args)
     except subprocess.TimeoutExpired:
-        tmp.unlink(missing_ok=True)
+        output.unlink(missing_ok=True)
         raise _CompileFailed(
             f"C 컴파일러가 {_timeout():g}초 안에 끝나지 않아 멈췄습니다(명령: {shlex.join(args)}). "
             f"NumPy 백엔드로 계산합니다. 느린 기계라면 환경 변수 TINYGRAD_KO_CC_TIMEOUT으로 시간을 늘리세요."
@@ -355,21 +375,14 @@ def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
         raise _CompileFailed(
             f"C 컴파일러를 실행하지 못했습니다(명령: {shlex.join(args)}): {error}. NumPy 백엔드로 계산합니다."
         ) from None
-    if done.returncode != 0 or not tmp.exists():
-        tmp.unlink(missing_ok=True)
+    if done.returncode != 0 or not output.exists():
+        output.unlink(missing_ok=True)
         message = (done.stderr or done.stdout).strip()[-2000:]
         raise _CompileFailed(
             f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
             f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
         )
-    # 경고나 -fopt-info의 보고는 라이브러리 곁에 남겨 둡니다(build가 돌려줍니다).
-    if done.stderr.strip():
-        _write_atomic(lib_path.with_suffix(".log"), done.stderr)
-    try:
-        os.replace(tmp, lib_path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+    return done.stderr
 
 
 # --8<-- [end:compile]
