@@ -108,10 +108,13 @@ def test_glossary_has_terms():
 
 
 def test_one_word_one_meaning_for_strides_and_step_size():
-    """보폭은 배열의 strides(23·25·50장)입니다. 최적화에서 한 번에 옮기는 거리는 스텝 크기(17·18·31장)입니다.
-    그래서 보폭을 쓰는 페이지는 strides도 말합니다(코드든 글이든)."""
+    """보폭은 배열의 strides(23·25·50장)입니다. 최적화에서 한 번에 옮기는 양은 스텝 크기(17·18장)입니다.
+    그래서 보폭을 쓰는 페이지는 strides도 말합니다(코드든 글이든). 합성곱의 stride는 스트라이드이고,
+    용어집에서 보폭은 자기 행에만 나옵니다(다른 행의 다른 이름으로 쓰지 않습니다)."""
     assert ("보폭", "strides") in TERMS and ("스텝 크기", "step size") in TERMS
     assert [e for k, e in TERMS if k == "보폭"] == ["strides"]
+    rows = (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines()
+    assert [row.split("|")[1].strip() for row in rows if row.startswith("|") and "보폭" in row] == ["보폭"]
     files = PAGES + sorted((DOCS / "notebooks").glob("*.ipynb"))
     wrong = [
         page_id(p)
