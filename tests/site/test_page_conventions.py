@@ -114,7 +114,8 @@ def test_one_word_one_meaning_for_strides_and_step_size():
     assert ("보폭", "strides") in TERMS and ("스텝 크기", "step size") in TERMS
     assert [e for k, e in TERMS if k == "보폭"] == ["strides"]
     rows = (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines()
-    assert [row.split("|")[1].strip() for row in rows if row.startswith("|") and "보폭" in row] == ["보폭"]
+    names = [row.split("|")[1].strip() for row in rows if row.startswith("|") and "보폭" in row]
+    assert names == ["보폭"], names
     files = PAGES + sorted((DOCS / "notebooks").glob("*.ipynb"))
     wrong = [
         page_id(p)
