@@ -292,6 +292,26 @@ def test_pytorch_blocks_say_why_they_may_be_skipped(page):
         )
 
 
+# 8장이 말하는 조건: 블록은 따로 설치할 것(PyTorch, micrograd, C 컴파일러)이 없을 때만 건너뜁니다.
+NAMED_SKIP_CONDITION = re.compile(
+    r'find_spec\("(torch|micrograd)"\) is None|lazy\.compiler\.(command\(\) is None|is_gcc\(\))'
+)
+
+
+def test_blocks_are_skipped_only_for_what_chapter_8_names():
+    marks = [
+        (page_id(page), line.strip())
+        for page in PAGES
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith(("<!--pytest.mark.skip", "<!--pytest-codeblocks:skip"))
+    ]
+    assert len(marks) > 10, marks
+    other = [
+        f"{page}: {mark[:90]}" for page, mark in marks if not NAMED_SKIP_CONDITION.search(mark)
+    ]
+    assert not other, f"8장이 말하지 않는 조건으로 건너뛰는 블록: {other}"
+
+
 def test_appendix_highlights_the_heap_lines_of_backprop():
     """부록은 backprop.py의 [propagate] 구역을 넣고, 본문(독스트링 뒤)에서 힙과 칸(heap, heapq, pending)을
     다루는 줄을 빠짐없이 밝힙니다. 줄 번호는 구역 안에서 셉니다(linenums="1")."""
