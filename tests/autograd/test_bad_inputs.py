@@ -184,3 +184,43 @@ def test_step04_numerical_diff_with_the_final_engine_is_explained():
         step04.numerical_diff(tg.square, Variable(np.array(2.0)))
     assert "tinygrad_ko.numerical_diff" in korean_instruction(info.value)
     assert tg.numerical_diff(tg.square, Variable(np.array(2.0))) == pytest.approx(4.0)
+
+
+def _made_with_requires_grad_false():
+    return Variable(np.array(1.0), requires_grad=False)
+
+
+def _detached():
+    return Variable(np.array(1.0)).detach()
+
+
+def _computed_under_no_grad():
+    x = Variable(np.array(1.0))
+    with tg.no_grad():
+        return x * 2.0
+
+
+def _computed_from_values_needing_no_grad():
+    return Variable(np.array(1.0), requires_grad=False) * 2.0
+
+
+@pytest.mark.parametrize(
+    ("make_root", "cause"),
+    [
+        (_made_with_requires_grad_false, "requires_grad=False로 만든"),
+        (_detached, "detach()"),
+        (_computed_under_no_grad, "no_grad 안에서 계산"),
+        (_computed_from_values_needing_no_grad, "미분이 필요 없는 값만으로 계산"),
+    ],
+    ids=["leaf", "detach", "no_grad", "constants"],
+)
+def test_backward_from_a_root_needing_no_grad_names_its_real_cause(make_root, cause):
+    # 고치기 전: 사용자가 requires_grad=False로 만든 변수에도 "no_grad 안에서 계산했거나 상수만으로
+    # 계산한 결과"라고만 말해, 실제 원인이 메시지에 없었습니다.
+    root = make_root()
+    assert root.creator is None and not root.requires_grad
+    with pytest.raises(RuntimeError) as info:
+        root.backward()
+    message = korean_instruction(info.value)
+    assert cause in message
+    assert repr(root) in message

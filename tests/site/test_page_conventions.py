@@ -108,10 +108,14 @@ def test_glossary_has_terms():
 
 
 def test_one_word_one_meaning_for_strides_and_step_size():
-    """보폭은 배열의 strides(23·25·50장)입니다. 최적화에서 한 번에 옮기는 거리는 스텝 크기(17·18·31장)입니다.
-    그래서 보폭을 쓰는 페이지는 strides도 말합니다(코드든 글이든)."""
+    """보폭은 배열의 strides(23·25·50장)입니다. 최적화에서 한 번에 옮기는 양은 스텝 크기(17·18장)입니다.
+    그래서 보폭을 쓰는 페이지는 strides도 말합니다(코드든 글이든). 합성곱의 stride는 스트라이드이고,
+    용어집에서 보폭은 자기 행에만 나옵니다(다른 행의 다른 이름으로 쓰지 않습니다)."""
     assert ("보폭", "strides") in TERMS and ("스텝 크기", "step size") in TERMS
     assert [e for k, e in TERMS if k == "보폭"] == ["strides"]
+    rows = (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines()
+    names = [row.split("|")[1].strip() for row in rows if row.startswith("|") and "보폭" in row]
+    assert names == ["보폭"], names
     files = PAGES + sorted((DOCS / "notebooks").glob("*.ipynb"))
     wrong = [
         page_id(p)
@@ -286,6 +290,26 @@ def test_pytorch_blocks_say_why_they_may_be_skipped(page):
         assert any(TORCH_SKIP.fullmatch(m) for m in marks), (
             f"{page_id(page)}:{number + 1}: PyTorch 블록 앞에 건너뛰는 표시와 까닭이 없습니다"
         )
+
+
+# 8장이 말하는 조건: 블록은 따로 설치할 것(PyTorch, micrograd, C 컴파일러)이 없을 때만 건너뜁니다.
+NAMED_SKIP_CONDITION = re.compile(
+    r'find_spec\("(torch|micrograd)"\) is None|lazy\.compiler\.(command\(\) is None|is_gcc\(\))'
+)
+
+
+def test_blocks_are_skipped_only_for_what_chapter_8_names():
+    marks = [
+        (page_id(page), line.strip())
+        for page in PAGES
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith(("<!--pytest.mark.skip", "<!--pytest-codeblocks:skip"))
+    ]
+    assert len(marks) > 10, marks
+    other = [
+        f"{page}: {mark[:90]}" for page, mark in marks if not NAMED_SKIP_CONDITION.search(mark)
+    ]
+    assert not other, f"8장이 말하지 않는 조건으로 건너뛰는 블록: {other}"
 
 
 def test_appendix_highlights_the_heap_lines_of_backprop():

@@ -225,8 +225,9 @@ def non_float_root(dtype: np.dtype) -> TypeError:
 def no_grad_root(root: object) -> RuntimeError:
     return RuntimeError(
         f"미분이 필요 없는 변수(requires_grad=False)에서는 역전파를 시작할 수 없습니다. 받은 변수: "
-        f"{root!r}. no_grad 안에서 계산했거나 상수만으로 계산한 결과입니다. 미분할 입력을 "
-        f"Variable(data)로 만들고 no_grad 밖에서 계산하세요."
+        f"{root!r}. requires_grad=False로 만든 변수(detach()의 결과도 그렇습니다)이거나, no_grad "
+        f"안에서 계산했거나, 미분이 필요 없는 값만으로 계산한 결과입니다. 미분할 입력을 "
+        f"requires_grad=True(기본값)인 Variable로 만들고 no_grad 밖에서 계산하세요."
     )
 
 
