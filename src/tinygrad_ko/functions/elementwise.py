@@ -341,6 +341,7 @@ class Sub(LibraryFunction):
         return self.to_inputs(gy if need0 else None, -gy if need1 else None)
 
 
+# --8<-- [start:mul]
 class Mul(LibraryFunction):
     def keep(self, needs):
         return needs[1], needs[0]  # x0의 미분에는 x1이, x1의 미분에는 x0이 필요합니다.
@@ -355,6 +356,7 @@ class Mul(LibraryFunction):
         return self.to_inputs(gx0, gx1)
 
 
+# --8<-- [end:mul]
 # --8<-- [end:add-mul]
 
 
