@@ -1,9 +1,9 @@
-"""55장의 실험: 융합한 C 커널의 속도가 벡터화, 컴파일 옵션, 배열 크기에 따라 어떻게 바뀌는지 잽니다.
+"""56장의 실험: 융합한 C 커널의 속도가 벡터화, 컴파일 옵션, 배열 크기에 따라 어떻게 바뀌는지 잽니다.
 
-    python3 benchmarks/fusion_limits.py                      # 1000×1000과 3000×3000, 11번씩: 이 기계에서 몇 분
+    python3 benchmarks/fusion_limits.py                      # 1000×1000과 3000×3000, 11번씩: 이 기계에서 30초 남짓
     python3 benchmarks/fusion_limits.py --sizes 64 --repeats 1 --json /tmp/f.json   # 도는지만 보기
 
-55장의 페이지는 저장된 결과(`benchmarks/results/fusion_limits.json`)를 읽어 표를 출력합니다. 페이지의
+56장의 페이지는 저장된 결과(`benchmarks/results/fusion_limits.json`)를 읽어 표를 출력합니다. 페이지의
 테스트는 시간을 재지 않고, 컴파일러가 반복문을 벡터화했는지와 값만 확인합니다.
 
 - 세 무리를 잽니다. `exp`: (x·0.5 + 1).exp() 커널 하나. `chain_exp`: 20개 연산 사슬 뒤의 exp를 커널 하나로
@@ -48,13 +48,22 @@ VECTOR_EXP = (
 
 
 def _options(compiler) -> dict[str, tuple[str, ...]]:
-    base = compiler.OPTIONS  # -O3 -march=native -ffp-contract=off -fno-trapping-math
+    """사슬을 컴파일할 옵션들: 엔진의 기본(`default_options()`)에서 하나씩 빼거나 바꾼 것."""
+    base = compiler.default_options()  # OPTIONS, gcc이면 GCC_OPTIONS까지
+
+    def without(*names):
+        return tuple(o for o in base if o not in names)
+
+    def at_o2(options):
+        return tuple("-O2" if o == "-O3" else o for o in options)
+
     return {
         "기본": base,
-        "-fno-trapping-math 뺌": ("-O3", "-march=native", "-ffp-contract=off"),
-        "-march=native 뺌": ("-O3", "-ffp-contract=off", "-fno-trapping-math"),
-        "-O2": ("-O2", "-march=native", "-ffp-contract=off", "-fno-trapping-math"),
-        "-O2, -march=native 뺌": ("-O2", "-ffp-contract=off", "-fno-trapping-math"),
+        "GCC_OPTIONS 뺌": compiler.OPTIONS,
+        "-fno-trapping-math 뺌": without("-fno-trapping-math"),
+        "-march=native 뺌": without("-march=native"),
+        "-O2": at_o2(base),
+        "-O2, -march=native 뺌": at_o2(without("-march=native")),
         "기본 + -ffast-math": (*base, "-ffast-math"),
     }
 
@@ -96,16 +105,17 @@ def _candidates(lazy, compiler, a: np.ndarray) -> dict[str, dict]:
     found["NumPy exp"] = {"group": "exp", "run": lambda: np.exp(a * half + one)}
     reused = np.empty_like(a)  # 새 임시 배열 없이(out=): 할당의 몫을 가릅니다
     found["NumPy exp out="] = {"group": "exp", "run": lambda: _exp_into(a, reused)}
-    add("exp", "C exp 기본", exp_src, compiler.OPTIONS)
-    add("exp", "C exp 벡터 exp", exp_src, (*compiler.OPTIONS, *VECTOR_EXP))
-    add("exp", "C exp -ffast-math", exp_src, (*compiler.OPTIONS, "-ffast-math"))
+    base = compiler.default_options()
+    add("exp", "C exp 기본", exp_src, base)
+    add("exp", "C exp 벡터 exp", exp_src, (*base, *VECTOR_EXP))
+    add("exp", "C exp -ffast-math", exp_src, (*base, "-ffast-math"))
 
     found["NumPy 사슬+exp"] = {"group": "chain_exp", "run": lambda: np.exp(chain(a))}
     found["NumPy 사슬+exp out="] = {
         "group": "chain_exp",
         "run": lambda: np.exp(_chain_into(a, reused), out=reused),
     }
-    add("chain_exp", "C 융합 기본", fused_src, compiler.OPTIONS)
+    add("chain_exp", "C 융합 기본", fused_src, base)
     run_chain, _ = compiler.build(chain_src)
     run_exp, _ = compiler.build(only_exp_src)
     middle, split_out = np.empty_like(a), np.empty_like(a)
@@ -114,14 +124,14 @@ def _candidates(lazy, compiler, a: np.ndarray) -> dict[str, dict]:
         "run": lambda: (run_chain(middle, a), run_exp(split_out, middle)),
         "out": split_out,
     }
-    add("chain_exp", "C 융합 벡터 exp", fused_src, (*compiler.OPTIONS, *VECTOR_EXP))
+    add("chain_exp", "C 융합 벡터 exp", fused_src, (*base, *VECTOR_EXP))
 
     copy_out = np.empty_like(a)
     found["NumPy 사슬"] = {"group": "chain", "run": lambda: chain(a)}
     found["np.copyto"] = {"group": "chain", "run": lambda: np.copyto(copy_out, a)}
     for name, options in _options(compiler).items():
         add("chain", f"C 사슬 {name}", chain_src, options)
-    add("chain", "C 사슬 fmaxf", fmax_src, compiler.OPTIONS)
+    add("chain", "C 사슬 fmaxf", fmax_src, base)
     return found
 
 

@@ -37,7 +37,7 @@ def test_quick_benchmark_runs_every_workload():
 
 @pytest.mark.slow  # 커널 열두 개를 컴파일합니다
 def test_fusion_limits_benchmark_writes_its_table(tmp_path):
-    """55장이 읽는 벤치마크: 작은 배열로 돌려, 후보마다 시간과 (gcc라면) 벡터화 여부가 적히는지 봅니다."""
+    """56장이 읽는 벤치마크: 작은 배열로 돌려, 후보마다 시간과 (gcc라면) 벡터화 여부가 적히는지 봅니다."""
     import json
 
     from tinygrad_ko.lazy import compiler
