@@ -302,3 +302,21 @@ def test_a_fast_math_kernel_does_not_flush_subnormals_in_the_whole_process(tmp_p
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.split() == ["5e-324", "1e-45"]
+
+
+def test_cache_name_changes_when_the_cpu_changes(fresh_cache, monkeypatch):
+    """-march=native의 라이브러리는 그 CPU의 명령을 씁니다. 캐시 폴더를 여러 기계가 함께 쓰면(네트워크 홈
+    폴더) 다른 CPU에서 만든 라이브러리를 불러와 SIGILL로 죽을 수 있으므로, 이름에 CPU가 들어가야 합니다."""
+    source = only_source()
+    monkeypatch.setattr(compiler, "cpu_identity", lambda: "x86_64 | CPU A | sse2 avx2")
+    first = compiler.key_of(source)
+    assert compiler.key_of(source) == first  # 같은 CPU면 같은 이름
+    monkeypatch.setattr(compiler, "cpu_identity", lambda: "x86_64 | CPU B | sse2 avx512f")
+    assert compiler.key_of(source) != first
+
+
+def test_cpu_identity_is_cheap_and_names_this_machine():
+    identity = compiler.cpu_identity()
+    assert isinstance(identity, str) and identity
+    assert __import__("platform").machine() in identity
+    assert compiler.cpu_identity() is identity  # 프로세스마다 한 번만 읽습니다

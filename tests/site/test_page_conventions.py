@@ -34,7 +34,7 @@ def page_id(path: Path) -> str:
 
 def prose(text: str) -> str:
     """코드 블록, 인라인 코드, HTML 주석, 수식, 제목 줄, 「이 장을 마치면」 상자를 지운 본문."""
-    text = re.sub(r"^(\s*)(`{3,}|~{3,}).*?^\1\2\s*$", "", text, flags=re.S | re.M)
+    text = re.sub(r"^([ \t]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", "", text, flags=re.S | re.M)
     text = remove_summary_box(text)
     text = re.sub(r"^#{1,6} .*$", "", text, flags=re.M)
     text = re.sub(r"^\s*(!!!|\?\?\?\+?) .*$", "", text, flags=re.M)  # 상자의 제목 줄

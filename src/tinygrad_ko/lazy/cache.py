@@ -4,10 +4,10 @@
   `tinygrad_ko/kernels`(리눅스 `$XDG_CACHE_HOME` 또는 `~/.cache`, macOS `~/Library/Caches`, 윈도
   `%LOCALAPPDATA%`). 폴더는 본인만 쓸 수 있게(0o700) 만들고, 남도 쓸 수 있는 폴더면 쓰지 않습니다
   (남이 넣어 둔 라이브러리를 불러오지 않도록).
-- 이름: 소스와 컴파일러, 플래그의 SHA-256. 같은 커널은 프로세스가 달라도 한 번만 컴파일합니다.
+- 이름: 소스와 컴파일러, CPU(`compiler.cpu_identity`), 플래그의 SHA-256 앞 32글자(128비트). 같은 커널은 프로세스가 달라도 한 번만 컴파일합니다.
 - 원자적 쓰기: 임시 이름으로 만든 뒤 `os.replace`로 이름을 바꿉니다. 두 프로세스가 같은 커널을 동시에
   처음 컴파일해도, 읽는 쪽은 다 쓴 파일만 봅니다(둘이 같은 내용을 차례로 덮어쓸 뿐입니다).
-- 크기 한도: 모든 파일의 합이 `TINYGRAD_KO_CACHE_BYTES`(기본 100 MB)를 넘으면 오래된 커널부터 지웁니다.
+- 크기 한도: 모든 파일의 합이 `TINYGRAD_KO_CACHE_BYTES`(기본 100 MiB)를 넘으면 오래된 커널부터 지웁니다.
   파일에서 불러올 때 수정 시각을 지금으로 바꾸므로 "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다
   (프로세스 안에서 불러 둔 커널을 다시 쓸 때는 파일을 건드리지 않습니다).
 """
@@ -73,7 +73,7 @@ def touch(path: Path) -> None:
 
 
 def limit() -> int:
-    """크기 한도(바이트). 빈 값이면 100 MB. 0 이상의 정수가 아니면 한국어 ValueError."""
+    """크기 한도(바이트). 빈 값이면 100 MiB(100 × 1024 × 1024). 0 이상의 정수가 아니면 한국어 ValueError."""
     text = os.environ.get("TINYGRAD_KO_CACHE_BYTES", "").strip()
     if not text:
         return DEFAULT_LIMIT

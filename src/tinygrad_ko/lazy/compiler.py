@@ -2,7 +2,7 @@
 
 - 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
   `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다.
-- 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다. `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
+- 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다(그래서 캐시의 이름에 CPU가 들어갑니다, `cpu_identity`). `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 예외 플래그를 지키지 않아도 된다고
   알려, 반복문 안의 `a <= 0 ? 0 : a`를 벡터 명령으로 바꿀 수 있게 합니다(56장에서 이 플래그를 빼고 견줍니다).
 - gcc에는 `GCC_OPTIONS`를 더 줍니다(다른 컴파일러는 모르는 이름에서 실패할 수 있습니다). 값은 그대로이고 반복문의
@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import _ctypes
 import ctypes
+import functools
 import hashlib
 import math
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -182,10 +184,35 @@ def _timeout() -> float:
     return seconds
 
 
+@functools.cache
+def cpu_identity() -> str:
+    """이 기계의 CPU: 아키텍처, 모델 이름, 명령 집합 플래그(리눅스의 /proc/cpuinfo에서 첫 CPU). 프로세스마다 한 번 읽습니다.
+
+    `-march=native`로 만든 라이브러리는 이 CPU의 명령(예: AVX-512)을 씁니다. 캐시 폴더를 여러 기계가 함께 쓰면
+    (네트워크 홈 폴더) 다른 CPU가 만든 라이브러리를 불러와 잘못된 명령(SIGILL)으로 죽을 수 있으므로, 캐시의
+    이름에 넣습니다. /proc/cpuinfo가 없는 운영 체제에서는 `platform`이 아는 만큼만 씁니다.
+    """
+    fields = {}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                if not line.strip():
+                    break  # 첫 CPU의 항목만 읽습니다
+                name, _, value = line.partition(":")
+                fields.setdefault(name.strip(), value.strip())
+    except OSError:
+        pass
+    wanted = ("model name", "CPU implementer", "CPU part", "flags", "Features")
+    return " | ".join(
+        [platform.machine(), platform.processor(), *(fields[k] for k in wanted if k in fields)]
+    )
+
+
 def key_of(source: str, flags: tuple[str, ...] | None = None) -> str:
-    """캐시의 이름: 컴파일러(이름과 버전), 플래그(없으면 `default_flags()`), 소스를 함께 해시합니다. 하나만 달라도 다른 커널입니다."""
+    """캐시의 이름: 컴파일러(이름과 버전), CPU(`cpu_identity()`), 플래그(없으면 `default_flags()`), 소스를
+    함께 해시합니다. 하나만 달라도 다른 커널입니다."""
     cc = command() or ["(없음)"]
-    text = "\n".join([_identity(cc)[0], " ".join(flags or default_flags()), source])
+    text = "\n".join([_identity(cc)[0], cpu_identity(), " ".join(flags or default_flags()), source])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

@@ -133,7 +133,7 @@ def bad_timeout(text: str) -> ValueError:
 def bad_cache_limit(text: str) -> ValueError:
     return ValueError(
         f"환경 변수 TINYGRAD_KO_CACHE_BYTES의 값 {text!r}은(는) 쓸 수 없습니다. 커널 캐시의 크기 한도를 0 "
-        f"이상의 정수 바이트로 주세요(예: 200000000). 지우면 100 MB입니다."
+        f"이상의 정수 바이트로 주세요(예: 200000000). 지우면 100 MiB(104857600바이트)입니다."
     )
 
 
