@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import re
@@ -38,7 +37,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
 import machine  # noqa: E402 - 위의 경로를 먼저 넣어야 합니다
-from lazy_work import chain  # noqa: E402
+from lazy_work import alternate, chain  # noqa: E402
 
 RESULT = HERE / "results" / "fusion_limits.json"
 VECTOR_EXP = (
@@ -178,15 +177,8 @@ def measure(n: int, repeats: int) -> dict:
     a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
     found = _candidates(lazy, compiler, a)
     _check(found, a)
-    times = {name: [] for name in found}
-    names = list(found)
-    for repeat in range(repeats):
-        k = repeat % len(names)
-        for name in names[k:] + names[:k]:
-            gc.collect()
-            start = time.process_time_ns()
-            found[name]["run"]()
-            times[name].append((time.process_time_ns() - start) / 1e6)
+    runs = {name: case["run"] for name, case in found.items()}
+    times = alternate(runs, repeats, time.process_time_ns)
     return {
         name: {
             **{k: v for k, v in case.items() if k not in ("run", "out")},

@@ -53,7 +53,7 @@ def chain(y):
     return y
 
 
-def _alternate(calls: dict, repeats: int, clock) -> dict:
+def alternate(calls: dict, repeats: int, clock) -> dict:
     """여러 후보를 반복마다 순서를 돌려 가며 잽니다(캐시와 할당기 상태의 치우침을 나눕니다)."""
     times = {name: [] for name in calls}
     names = list(calls)
@@ -85,7 +85,7 @@ def _chain_times(n: int, repeats: int, clock) -> dict:
         replay(t).numpy(), chain(a)
     ):
         raise WrongValue("지연 엔진의 사슬 값이 NumPy와 원소마다 같지 않습니다.")
-    times = _alternate(
+    times = alternate(
         {
             "numpy_ms": lambda: chain(a),
             "copy_ms": lambda: np.copyto(dst, a),
@@ -123,7 +123,7 @@ def lazy_backward(sizes, clock) -> dict:
     first = replay(lazy.Tensor(a, requires_grad=True)).numpy()
     if not (np.array_equal(run_lazy(), run_eager()) and np.array_equal(first, run_eager())):
         raise WrongValue("지연 엔진의 미분값이 최종 엔진과 원소마다 같지 않습니다.")
-    times = _alternate(
+    times = alternate(
         {
             "eager_ms": run_eager,
             "lazy_ms": run_lazy,
@@ -204,7 +204,7 @@ def lazy_train(sizes, clock) -> dict:
         for g, e in zip(got, run_eager(w0, b0), strict=True):
             if g.dtype != e.dtype or not np.allclose(g, e, rtol=1e-4, atol=1e-6):
                 raise WrongValue("지연 엔진의 학습 스텝이 최종 엔진과 다른 매개변수를 냅니다.")
-    times = _alternate(
+    times = alternate(
         {
             "eager_ms": lambda: run_eager(w0, b0),
             "lazy_ms": lambda: run_lazy(w0, b0),
