@@ -10,31 +10,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _allocate_as_if_in(path, size: int) -> list:
+def _growth_when_allocating_as_if_in(engine_memory, path, size: int = 100_000) -> tuple[int, int]:
+    """`path`의 코드가 리스트 하나를 할당한 것처럼 하고, (그 리스트의 길이, 잰 값이 는 바이트)를 돌려줍니다."""
     namespace: dict = {"size": size}
-    exec(compile("kept = [0] * size", str(path), "exec"), namespace)
-    return namespace["kept"]
+    tracemalloc.start()
+    try:
+        before = engine_memory()
+        exec(compile("kept = [0] * size", str(path), "exec"), namespace)
+        after = engine_memory()
+    finally:
+        tracemalloc.stop()
+    return len(namespace["kept"]), after - before
 
 
 def test_allocations_by_site_test_code_are_not_counted(engine_memory):
-    tracemalloc.start()
-    try:
-        before = engine_memory()
-        kept = _allocate_as_if_in(ROOT / "tests" / "site" / "conftest.py", 100_000)
-        after = engine_memory()
-    finally:
-        tracemalloc.stop()
-    assert len(kept) == 100_000
-    assert after - before < 10_000
+    kept, growth = _growth_when_allocating_as_if_in(
+        engine_memory, ROOT / "tests" / "site" / "conftest.py"
+    )
+    assert kept == 100_000
+    assert growth < 10_000
 
 
 def test_allocations_by_engine_code_are_counted(engine_memory):
-    tracemalloc.start()
-    try:
-        before = engine_memory()
-        kept = _allocate_as_if_in(ROOT / "src" / "tinygrad_ko" / "variable.py", 100_000)
-        after = engine_memory()
-    finally:
-        tracemalloc.stop()
-    assert len(kept) == 100_000
-    assert after - before > 700_000
+    kept, growth = _growth_when_allocating_as_if_in(
+        engine_memory, ROOT / "src" / "tinygrad_ko" / "variable.py"
+    )
+    assert kept == 100_000
+    assert growth > 700_000
