@@ -11,7 +11,8 @@ from sitetools import ROOT, tool_env
 PAGE = "docs/part4/22-tensors.md"  # 조건 없는 블록과 PyTorch 조건이 붙은 블록이 함께 있는 장
 
 
-def collected(*options: str) -> list[str]:
+def collected(page: str, *options: str) -> list[str]:
+    """`page`와 장 노트북 테스트를 모았을 때(--co) 남는 테스트 id들."""
     completed = subprocess.run(
         [
             sys.executable,
@@ -22,7 +23,7 @@ def collected(*options: str) -> list[str]:
             "-q",
             "-p",
             "no:cacheprovider",
-            PAGE,
+            page,
             "tests/site/test_chapter_notebooks.py",
             *options,
         ],
@@ -36,8 +37,8 @@ def collected(*options: str) -> list[str]:
 
 
 def test_page_blocks_that_the_notebook_checks_leave_the_page_test():
-    alone = [i for i in collected("-m", "not slow") if i.startswith(PAGE)]
-    both = collected("-k", "22-tensors or line")
+    alone = [i for i in collected(PAGE, "-m", "not slow") if i.startswith(PAGE)]
+    both = collected(PAGE, "-k", "22-tensors or line")
     assert any("22-tensors" in i for i in both if "test_chapter_notebooks" in i)
     left = [i for i in both if i.startswith(PAGE)]
     assert len(alone) > len(left) >= 1  # 조건이 붙은(PyTorch) 블록은 남습니다
@@ -46,12 +47,7 @@ def test_page_blocks_that_the_notebook_checks_leave_the_page_test():
 
 def test_a_block_marked_only_slow_is_left_to_the_notebook_too():
     page = "docs/micrograd/46-training.md"  # `<!--pytest.mark.slow-->`만 붙은 학습 블록이 있는 장
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--codeblocks", "--co", "-q", "-p", "no:cacheprovider",
-         page, "tests/site/test_chapter_notebooks.py", "-k", "46-training or line"],
-        cwd=ROOT, capture_output=True, text=True, env=tool_env(), check=True,
-    )  # fmt: skip
-    left = [line for line in completed.stdout.splitlines() if line.startswith(page)]
+    left = [i for i in collected(page, "-k", "46-training or line") if i.startswith(page)]
     slow = [
         i for i, line in enumerate(open(ROOT / page, encoding="utf-8"), 1) if "mark.slow" in line
     ]
