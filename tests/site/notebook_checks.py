@@ -72,10 +72,12 @@ def _may_skip(block) -> bool:
     """건너뛸 조건(importorskip, skip, skipif)이 붙은 블록인지. `slow` 같은 표시는 실행을 바꾸지 않습니다."""
     if block.importorskip is not None:
         return True
-    return any(
-        eval(text, {"sys": sys, "pytest": pytest}).mark.name in {"skip", "skipif"}
-        for text in block.marks
-    )
+    return any(mark.name in {"skip", "skipif"} for mark in _marks(block))
+
+
+def _marks(block) -> list:
+    """블록에 붙은 `<!--pytest.mark...-->` 표시들(pytest의 Mark)."""
+    return [eval(text, {"sys": sys, "pytest": pytest}).mark for text in block.marks]
 
 
 def page_blocks(page: str) -> list:
@@ -90,8 +92,7 @@ def skipped_by_page_test(block) -> bool | None:
             __import__(block.importorskip)
         except ImportError:
             return True
-    for text in block.marks:
-        mark = eval(text, {"sys": sys, "pytest": pytest}).mark
+    for mark in _marks(block):
         if mark.name == "skip":
             return None
         if mark.name == "skipif" and any(
