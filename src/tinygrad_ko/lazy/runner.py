@@ -56,11 +56,18 @@ def set_backend(name: str | None) -> None:
 def using_backend(name: str) -> Iterator[None]:
     """`with` 블록 안에서만 백엔드를 바꿉니다."""
     _check(name)
-    token = _chosen.set(name)
+    with _setting(_chosen, name):
+        yield
+
+
+@contextlib.contextmanager
+def _setting(var: contextvars.ContextVar, value: object) -> Iterator[None]:
+    """블록 안에서만 `var`를 `value`로 둡니다(스레드와 작업마다 따로)."""
+    token = var.set(value)
     try:
         yield
     finally:
-        _chosen.reset(token)
+        var.reset(token)
 
 
 def _check(name: str | None) -> None:
@@ -73,11 +80,8 @@ def _check(name: str | None) -> None:
 @contextlib.contextmanager
 def show_kernels() -> Iterator[None]:
     """`with` 블록 안에서 돌리는 커널마다 생성한 소스를 출력합니다(tinygrad의 DEBUG=4처럼)."""
-    token = _show.set(True)
-    try:
+    with _setting(_show, True):
         yield
-    finally:
-        _show.reset(token)
 
 
 def source(kernel: Kernel, name: str | None = None) -> str:
@@ -91,11 +95,8 @@ def source(kernel: Kernel, name: str | None = None) -> str:
 @contextlib.contextmanager
 def recording() -> Iterator[None]:
     """되풀이(`Replay`)가 함수를 처음 부르는 동안. 그 안에서 값을 꺼내면(`realize`) 한국어 ValueError."""
-    token = _recording.set(True)
-    try:
+    with _setting(_recording, True):
         yield
-    finally:
-        _recording.reset(token)
 
 
 def realize(nodes: list[LazyBuffer]) -> None:
