@@ -115,12 +115,18 @@ def unguarded(source: str) -> str:
     return textwrap.dedent(source.split("\nelse:\n", 1)[1])
 
 
+# ANSI 색 부호(ESC [ ... m). ipykernel이 FORCE_COLOR=1을 넣어 파이썬 3.13 이상의 하위 프로세스가
+# 오류 줄에 붙입니다. 주피터는 이것을 색으로만 그리므로 독자가 읽는 글자에서는 뺍니다.
+ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def stdout_of(cell) -> str:
-    return "".join(
+    """셀의 stdout 글자(색 부호를 뺀, 독자가 주피터에서 읽는 그대로)."""
+    return ANSI_COLOR.sub("", "".join(
         o["text"]
         for o in cell.outputs
         if o.get("output_type") == "stream" and o["name"] == "stdout"
-    )
+    ))
 
 
 def other_outputs(cell) -> list[str]:

@@ -558,3 +558,19 @@ def test_page_comparison_catches_wrong_output_missing_cells_and_extra_outputs():
         {"name": "stderr", "output_type": "stream", "text": "경고\n"}
     )
     assert any("페이지에 없는 출력" in p for p in compare(page, nbformat.from_dict(noisy)))
+
+
+def test_page_comparison_reads_colored_output_as_the_text_the_reader_sees():
+    """주피터 커널(ipykernel)은 FORCE_COLOR=1을 환경에 넣으므로, 파이썬 3.13 이상의 하위 프로세스는
+    오류 줄을 ANSI 색 부호로 감싸 출력합니다. 주피터는 그 부호를 색으로 그릴 뿐 글자는 같으므로
+    비교는 부호를 뺀 글자로 해야 합니다. 부호를 빼도 글자가 다르면 여전히 문제로 나와야 합니다."""
+    page = "part1/05-recursion.md"
+    notebook = make((DOCS / page).read_text(encoding="utf-8"), expand=expander())
+    colored = copy.deepcopy(notebook)
+    cell = next(c for c in code_cells(colored) if c["outputs"])
+    first, _, rest = cell["outputs"][0]["text"].partition("\n")
+    cell["outputs"][0]["text"] = f"\x1b[1;35m{first}\x1b[0m\n{rest}"
+    assert compare(page, nbformat.from_dict(colored)) == []
+
+    cell["outputs"][0]["text"] = f"\x1b[1;35m{first}x\x1b[0m\n{rest}"
+    assert any("출력이 페이지와 다릅니다" in p for p in compare(page, nbformat.from_dict(colored)))
