@@ -122,11 +122,14 @@ ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*m")
 
 def stdout_of(cell) -> str:
     """셀의 stdout 글자(색 부호를 뺀, 독자가 주피터에서 읽는 그대로)."""
-    return ANSI_COLOR.sub("", "".join(
-        o["text"]
-        for o in cell.outputs
-        if o.get("output_type") == "stream" and o["name"] == "stdout"
-    ))
+    return ANSI_COLOR.sub(
+        "",
+        "".join(
+            o["text"]
+            for o in cell.outputs
+            if o.get("output_type") == "stream" and o["name"] == "stdout"
+        ),
+    )
 
 
 def other_outputs(cell) -> list[str]:
