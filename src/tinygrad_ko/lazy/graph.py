@@ -109,7 +109,10 @@ def movement(op: str, src: LazyBuffer, shape: tuple[int, ...]) -> LazyBuffer:
 
 # --8<-- [start:toposort]
 def toposort(roots: list[LazyBuffer]) -> list[LazyBuffer]:
-    """값이 아직 없는 노드들을 입력이 먼저 오는 순서로. 재귀 없이 스택으로 돌므로 10만 단계 사슬도 됩니다."""
+    """roots와, 거기서 입력을 따라 닿는 모든 노드(값을 가진 `buffer`와 `const`도)를 입력이 먼저 오게 늘어놓습니다.
+
+    재귀 대신 스택을 쓰므로 사슬이 길어도 파이썬의 재귀 한도에 걸리지 않습니다.
+    """
     order, seen = [], set()
     for root in roots:
         if id(root) in seen:
