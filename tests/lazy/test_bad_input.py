@@ -84,3 +84,22 @@ def test_huge_constant_in_float32_becomes_inf_like_numpy(backend):
     with np.errstate(over="ignore"):
         want = a * 1e300
     assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def test_c_chosen_in_environment_without_a_compiler_is_refused_in_korean(monkeypatch, tmp_path):
+    """환경 변수로 C를 고른 사람에게 NumPy로 조용히 바꿔 계산하지 않습니다(set_backend("c")와 같게)."""
+    from tinygrad_ko.lazy import compiler
+
+    monkeypatch.delenv("TINYGRAD_KO_CC", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # 컴파일러가 하나도 없는 PATH
+    monkeypatch.setenv("TINYGRAD_KO_LAZY_BACKEND", "c")
+    compiler.reset()
+    try:
+        with pytest.raises(RuntimeError) as error:
+            (lazy.Tensor(np.ones(2)) * 2.0).numpy()
+        message = korean_instruction(error.value)
+        assert "TINYGRAD_KO_LAZY_BACKEND" in message and "apt-get install gcc" in message
+        monkeypatch.setenv("TINYGRAD_KO_LAZY_BACKEND", "numpy")  # 고른 것을 바꾸면 계산합니다
+        assert np.array_equal((lazy.Tensor(np.ones(2)) * 2.0).numpy(), np.full(2, 2.0))
+    finally:
+        compiler.reset()

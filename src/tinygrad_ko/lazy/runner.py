@@ -6,7 +6,8 @@
 - `"numpy"`: 생성한 NumPy 소스를 실행합니다. 어디서나 돕니다.
 
 고르는 순서: `using_backend(...)` 블록 > `set_backend(...)` > 환경 변수 `TINYGRAD_KO_LAZY_BACKEND` >
-컴파일러가 있으면 `"c"`, 없으면 `"numpy"`. C를 골랐어도 컴파일이 실패하면 경고를 내고 NumPy로 계산합니다.
+컴파일러가 있으면 `"c"`, 없으면 `"numpy"`. C를 골랐는데 컴파일러가 없으면(환경 변수로 골랐어도) 한국어
+RuntimeError를 냅니다. 컴파일러는 있는데 컴파일이 실패하면 경고를 내고 NumPy로 계산합니다.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def backend() -> str:
     name = _chosen.get() or _default[0] or os.environ.get("TINYGRAD_KO_LAZY_BACKEND") or "auto"
     if name not in (*BACKENDS, "auto"):
         raise messages.unknown_backend(name)
+    if name == "c" and compiler.command() is None:  # 고른 C를 조용히 NumPy로 바꾸지 않습니다
+        raise messages.no_compiler(from_environment=not (_chosen.get() or _default[0]))
     if name == "numpy" or not compiler.available():
         return "numpy"
     return "c"
