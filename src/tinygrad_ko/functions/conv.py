@@ -5,7 +5,8 @@
 
 - `im2col`: 필터가 닿는 창(window)마다 그 C·KH·KW개의 값을 한 줄로 펴서 (N·OH·OW, C·KH·KW) 행렬을
   만듭니다. 그러면 합성곱은 이 행렬과 (C·KH·KW, OC)로 편 필터의 곱 하나입니다. 창은
-  `numpy.lib.stride_tricks.sliding_window_view`로 복사 없이 만들고, 행렬로 펼 때 한 번 복사합니다.
+  `numpy.lib.stride_tricks.sliding_window_view`로 복사 없이 만들고, 행렬로 펼 때 그 모양을 뷰로 나타낼 수
+  없으면 복사합니다.
   값이 겹쳐 담기므로 메모리는 입력의 약 KH·KW배입니다.
 - `col2im`: im2col의 반대 방향. 행렬의 값을 원래 자리로 되돌리며, 여러 창에 담겼던 자리는 더합니다.
   그래서 두 함수는 서로의 역전파입니다(선형 사상과 그 수반 사상).
@@ -120,7 +121,7 @@ def im2col_array(x, kernel_size, stride=1, pad=0, to_matrix=True):
     windows = _windows(x, kernel_size, stride, pad)
     n, c, oh, ow, kh, kw = windows.shape
     if to_matrix:
-        # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 여기서 한 번 복사됩니다.
+        # 창 하나(한 행)에 채널·세로·가로 순으로 값을 늘어놓습니다. 뷰로 나타낼 수 없으면 여기서 복사됩니다.
         return windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
     return np.ascontiguousarray(windows.transpose(0, 1, 4, 5, 2, 3))
     # --8<-- [end:im2col-array]
