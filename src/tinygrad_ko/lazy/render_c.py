@@ -17,7 +17,7 @@
 
 합(sum)은 칸마다 차례로 더합니다. 마지막 축을 더할 때는 float32도 double 부분합 8개에 모아 더하고, 마지막 축을
 남길 때는 출력 칸(그 dtype)에 바로 더합니다(`_reduce_loops`). NumPy는 짝지어 더하기(pairwise)를
-하므로 합의 마지막 자리는 NumPy와 다를 수 있습니다.
+하므로 합은 NumPy와 다를 수 있습니다(54장).
 """
 
 from __future__ import annotations
