@@ -168,6 +168,26 @@ def test_compiler_failure_warns_in_korean_and_falls_back_to_numpy(
         assert np.array_equal(compute(5.0), A * 5.0 + 1.0)
 
 
+def test_choosing_c_again_retries_after_a_failure(fresh_cache, tmp_path, monkeypatch):
+    """55장의 문장: 실패한 뒤에는 lazy.set_backend("c")로 다시 고르기 전까지 C를 시도하지 않습니다."""
+    cc = fake_compiler(tmp_path, "import sys\nsys.exit(1)\n")
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning):
+        compute()
+    monkeypatch.delenv("TINYGRAD_KO_CC")  # 이제 진짜 컴파일러가 있어도
+    compiled = compiler.counters["compiled"]
+    compute(5.0)
+    assert compiler.counters["compiled"] == compiled and lazy.backend() == "numpy"
+    try:
+        lazy.set_backend("c")  # 다시 고르면 실패 기록을 지우고 다시 시도합니다
+        assert lazy.backend() == "c"
+        assert np.array_equal(compute(5.0), A * 5.0 + 1.0)
+        assert compiler.counters["compiled"] == compiled + 1
+    finally:
+        lazy.set_backend(None)
+
+
 def test_compiler_that_hangs_is_stopped(fresh_cache, tmp_path, monkeypatch):
     cc = fake_compiler(tmp_path, "import time\ntime.sleep(30)\n")
     monkeypatch.setenv("TINYGRAD_KO_CC", cc)
