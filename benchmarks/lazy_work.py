@@ -43,7 +43,7 @@ def _lazy():
 
 
 def chain(y):
-    """× + − relu 부호를 네 번: 연산 20개. NumPy 배열에도 지연 텐서와 Variable에도 맞는 식."""
+    """× + − relu 부호 바꾸기를 네 번: 연산 20개. NumPy 배열에도 지연 텐서와 Variable에도 맞는 식."""
     for _ in range(4):
         y = y * 1.01
         y = y + 0.5

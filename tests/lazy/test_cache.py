@@ -44,6 +44,8 @@ def test_library_is_named_by_the_hash_of_its_source(fresh_cache):
     assert c_file.parent == fresh_cache
     assert lib.exists() and c_file.read_text(encoding="utf-8").startswith(only_source())
     assert sorted(p.name for p in fresh_cache.iterdir()) == sorted([c_file.name, lib.name])
+    # 크기 한도가 캐시의 파일로 알아보는 이름입니다
+    assert all(cache.OWN_NAME.fullmatch(name) for name in (c_file.name, lib.name))
 
 
 def test_second_process_loads_from_disk(fresh_cache):
@@ -88,6 +90,65 @@ def test_cache_is_bounded_and_evicts_the_least_recently_used(fresh_cache, monkey
     assert sum(p.stat().st_size for p in fresh_cache.iterdir()) <= one_kernel * 2.5
 
 
+def test_eviction_removes_only_the_files_the_cache_wrote(fresh_cache, tmp_path, monkeypatch):
+    """TINYGRAD_KO_CACHE가 사용자의 파일이 있는 폴더를 가리켜도, 한도는 캐시가 만든 파일만 지웁니다.
+
+    하위 폴더나 캐시의 이름을 단 폴더·링크도 건드리지 않고, 그것들 때문에 C 백엔드가 꺼지지도 않습니다.
+    """
+    compute(2.0)
+    old_key = compiler.key_of(only_source())
+    (fresh_cache / f"{old_key}.log").write_text("컴파일러의 보고", encoding="utf-8")
+    old_files = sorted(fresh_cache.iterdir())
+    foreign = {
+        "my_notes.txt": "사용자의 메모",
+        "model.c": "int main(void) { return 0; }",
+        f"data{cache.SUFFIX}": "사용자의 라이브러리",
+        f"{old_key}.c.bak": "사용자가 떠 둔 사본",
+        f"{'0' * 32}.txt": "해시처럼 생긴 이름의 사용자 파일",
+        ".hidden_notes": "숨긴 파일",
+        f".{'1' * 32}{cache.SUFFIX}.123.abcd1234.tmp": "다른 프로세스가 쓰는 중인 임시 파일",
+    }
+    for name, text in foreign.items():
+        (fresh_cache / name).write_text(text, encoding="utf-8")
+    # 둘째는 캐시의 이름을 단 폴더입니다
+    folders = [fresh_cache / "subdir", fresh_cache / f"{'a' * 32}.c"]
+    for folder in folders:
+        folder.mkdir()
+        (folder / "inside.txt").write_text("폴더 안의 파일", encoding="utf-8")
+    outside = tmp_path / "outside.bin"
+    outside.write_text("링크가 가리키는 파일", encoding="utf-8")
+    link = fresh_cache / f"{'f' * 32}{cache.SUFFIX}"
+    link.symlink_to(outside)
+    for path in [*old_files, *(fresh_cache / name for name in foreign), *folders, link]:
+        os.utime(path, (1, 1), follow_symlinks=False)  # 모두 가장 오래된 것으로
+    # 1바이트 한도: 지워도 되는 것은 모두 지웁니다
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", "1")
+    compiled = compiler.counters["compiled"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 경고(C 백엔드가 꺼짐)가 나면 실패합니다
+        assert np.array_equal(compute(3.0), A * 3.0 + 1.0)
+    assert compiler.counters["compiled"] == compiled + 1
+    assert not [path for path in old_files if path.exists()]  # 캐시의 오래된 커널은 지웠습니다
+    for name, text in foreign.items():
+        assert (fresh_cache / name).read_text(encoding="utf-8") == text
+    for folder in folders:
+        assert (folder / "inside.txt").read_text(encoding="utf-8") == "폴더 안의 파일"
+    assert link.is_symlink() and outside.exists()
+
+
+def test_files_the_cache_did_not_write_do_not_count_toward_the_limit(fresh_cache, monkeypatch):
+    compute(2.0)
+    one_kernel = sum(p.stat().st_size for p in fresh_cache.iterdir())
+    monkeypatch.setenv("TINYGRAD_KO_CACHE_BYTES", str(int(one_kernel * 2.5)))
+    big = fresh_cache / "experiment_results.bin"
+    with open(big, "wb") as file:
+        file.truncate(one_kernel * 10)  # 한도보다 큰 사용자의 파일
+    compute(3.0)
+    assert big.stat().st_size == one_kernel * 10
+    keys = {p.name.split(".")[0] for p in fresh_cache.iterdir() if p != big}
+    assert len(keys) == 2  # 두 커널 모두 한도 안이라 남습니다
+
+
 def test_compiler_failure_warns_in_korean_and_falls_back_to_numpy(
     fresh_cache, tmp_path, monkeypatch
 ):
@@ -105,6 +166,26 @@ def test_compiler_failure_warns_in_korean_and_falls_back_to_numpy(
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # 두 번째 커널은 경고 없이 NumPy로
         assert np.array_equal(compute(5.0), A * 5.0 + 1.0)
+
+
+def test_choosing_c_again_retries_after_a_failure(fresh_cache, tmp_path, monkeypatch):
+    """55장의 문장: 실패한 뒤에는 lazy.set_backend("c")로 다시 고르기 전까지 C를 시도하지 않습니다."""
+    cc = fake_compiler(tmp_path, "import sys\nsys.exit(1)\n")
+    monkeypatch.setenv("TINYGRAD_KO_CC", cc)
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning):
+        compute()
+    monkeypatch.delenv("TINYGRAD_KO_CC")  # 이제 진짜 컴파일러가 있어도
+    compiled = compiler.counters["compiled"]
+    compute(5.0)
+    assert compiler.counters["compiled"] == compiled and lazy.backend() == "numpy"
+    try:
+        lazy.set_backend("c")  # 다시 고르면 실패 기록을 지우고 다시 시도합니다
+        assert lazy.backend() == "c"
+        assert np.array_equal(compute(5.0), A * 5.0 + 1.0)
+        assert compiler.counters["compiled"] == compiled + 1
+    finally:
+        lazy.set_backend(None)
 
 
 def test_compiler_that_hangs_is_stopped(fresh_cache, tmp_path, monkeypatch):
@@ -196,6 +277,8 @@ def test_build_compiles_with_chosen_options_and_keeps_the_report(fresh_cache):
     assert np.array_equal(out, A * 2.0 + 1.0)
     if report:
         assert "vectorized" in message
+        (log,) = fresh_cache.glob("*.log")
+        assert cache.OWN_NAME.fullmatch(log.name)  # 보고도 캐시의 파일로 세고 지웁니다
     run_o1, _ = compiler.build(text, ("-O1",))
     out_o1 = np.empty_like(A)
     run_o1(out_o1, x)

@@ -7,14 +7,16 @@
 - 이름: 소스와 컴파일러, CPU(`compiler.cpu_identity`), 플래그의 SHA-256 앞 32글자(128비트). 같은 커널은 프로세스가 달라도 한 번만 컴파일합니다.
 - 원자적 쓰기: 임시 이름으로 만든 뒤 `os.replace`로 이름을 바꿉니다. 두 프로세스가 같은 커널을 동시에
   처음 컴파일해도, 읽는 쪽은 다 쓴 파일만 봅니다(둘이 같은 내용을 차례로 덮어쓸 뿐입니다).
-- 크기 한도: 모든 파일의 합이 `TINYGRAD_KO_CACHE_BYTES`(기본 100 MiB)를 넘으면 오래된 커널부터 지웁니다.
-  파일에서 불러올 때 수정 시각을 지금으로 바꾸므로 "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다
-  (프로세스 안에서 불러 둔 커널을 다시 쓸 때는 파일을 건드리지 않습니다).
+- 크기 한도: 캐시가 쓴 파일(`own_files`)의 합이 `TINYGRAD_KO_CACHE_BYTES`(기본 100 MiB)를 넘으면 오래된
+  커널부터 지웁니다. 파일에서 불러올 때 수정 시각을 지금으로 바꾸므로 "오래"는 마지막으로 컴파일했거나 파일에서
+  불러온 때입니다(프로세스 안에서 불러 둔 커널을 다시 쓸 때는 파일을 건드리지 않습니다). 폴더에 사용자의 파일이나
+  하위 폴더가 있어도 세지도 지우지도 않습니다(`TINYGRAD_KO_CACHE`가 아무 폴더나 가리킬 수 있으므로).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -22,6 +24,9 @@ from . import messages
 
 DEFAULT_LIMIT = 100 * 1024 * 1024
 SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
+# 캐시가 쓰는 이름: compiler.key_of의 해시(16진수 32글자)에 소스(.c), 라이브러리, 컴파일러의 보고(.log) 확장자.
+# 임시 파일(점으로 시작, `temporary`)은 다른 프로세스가 쓰는 중일 수 있어 여기 넣지 않습니다.
+OWN_NAME = re.compile(rf"([0-9a-f]{{32}})\.(?:c|log|{SUFFIX[1:]})")
 
 
 def directory() -> Path:
@@ -82,20 +87,37 @@ def limit() -> int:
     return int(text)
 
 
-def evict(keep: str) -> list[str]:
-    """크기 한도를 넘었으면 마지막으로 컴파일했거나 파일에서 불러온 때가 오래된 커널부터 지웁니다. 지운 커널의 해시를 돌려줍니다.
+def own_files() -> list[tuple[str, Path, os.stat_result]]:
+    """캐시 폴더에서 캐시가 쓴 파일들: (해시, 경로, 정보). 이름이 `OWN_NAME`에 맞는 보통 파일만 셉니다.
 
-    방금 만든 커널(`keep`)은 지우지 않습니다. 다른 프로세스가 먼저 지운 파일은 건너뜁니다.
+    다른 이름의 파일, 하위 폴더, 심볼릭 링크는 캐시의 이름을 달고 있어도 빼고, 따라가지도 않습니다.
+    """
+    found = []
+    with os.scandir(directory()) as entries:
+        for entry in entries:
+            match = OWN_NAME.fullmatch(entry.name)
+            if match is None:
+                continue
+            try:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:  # 다른 프로세스가 방금 지웠습니다
+                continue
+            found.append((match.group(1), Path(entry.path), info))
+    return found
+
+
+def evict(keep: str) -> list[str]:
+    """캐시가 쓴 파일의 합이 한도를 넘었으면, 마지막으로 컴파일했거나 파일에서 불러온 때가 오래된 커널부터
+    그 커널의 파일(.c, 라이브러리, .log)을 지웁니다. 지운 커널의 해시를 돌려줍니다.
+
+    방금 만든 커널(`keep`)은 지우지 않습니다. 다른 프로세스가 먼저 지운 파일은 건너뜁니다. 캐시가 쓰지 않은
+    파일과 폴더(`own_files` 밖)는 세지도 지우지도 않습니다.
     """
     entries: dict[str, list] = {}  # 해시 -> [마지막으로 쓴 때, 바이트, 파일들]
-    for path in directory().iterdir():
-        if path.name.startswith("."):
-            continue  # 다른 프로세스가 쓰는 중인 임시 파일
-        try:
-            info = path.stat()
-        except FileNotFoundError:
-            continue
-        entry = entries.setdefault(path.name.split(".")[0], [0.0, 0, []])
+    for key, path, info in own_files():
+        entry = entries.setdefault(key, [0.0, 0, []])
         entry[0] = max(entry[0], info.st_mtime)
         entry[1] += info.st_size
         entry[2].append(path)
