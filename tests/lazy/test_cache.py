@@ -369,7 +369,7 @@ def test_gcc_only_options_are_given_to_gcc_only(fresh_cache, tmp_path, monkeypat
 def test_a_fast_math_kernel_does_not_flush_subnormals_in_the_whole_process(tmp_path):
     """-ffast-math로 컴파일한 커널을 불러와도(56장의 실험) 그 뒤 프로세스의 계산은 그대로입니다.
 
-    gcc는 -ffast-math를 받은 링크에 crtfastmath.o를 붙이고, 그 라이브러리를 불러온 프로세스는 비정규수를 0으로
+    gcc 12는 -ffast-math를 받은 링크에 crtfastmath.o를 붙이고, 그 라이브러리를 불러온 스레드는 비정규수를 0으로
     바꿉니다(FTZ/DAZ): NumPy의 `np.float64(5e-324) * 1.0`이 0.0이 됩니다. 새 프로세스에서 봅니다.
     """
     probe = textwrap.dedent(

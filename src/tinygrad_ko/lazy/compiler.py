@@ -369,7 +369,7 @@ def _write_atomic(path, text: str) -> None:
 # --8<-- [start:compile]
 def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
     # 컴파일(-c)과 링크를 나눕니다. -ffast-math 같은 옵션을 링크에도 주면 gcc 12는 crtfastmath.o를 붙이고, 그
-    # 라이브러리를 불러온 프로세스 전체가 비정규수를 0으로 바꿉니다(FTZ/DAZ). 링크에는 -shared만 줍니다.
+    # 라이브러리를 불러온 스레드(와 그 뒤 그 스레드가 만든 스레드)가 비정규수를 0으로 바꿉니다. 링크에는 -shared만.
     cc = command()
     obj, tmp = cache.temporary(lib_path.with_suffix(".o")), cache.temporary(lib_path)
     try:
