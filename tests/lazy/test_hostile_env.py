@@ -191,3 +191,18 @@ def test_changing_the_compiler_without_reset_changes_the_cache_name(fresh_cache,
     monkeypatch.setenv("TINYGRAD_KO_CC", f"{cc} -DTINYGRAD_KO_OTHER=1")
     assert compiler.command() == [cc, "-DTINYGRAD_KO_OTHER=1"]
     assert compiler.key_of("int x;") != before
+
+
+def test_version_names_the_compiler_or_is_empty_without_one(fresh_cache, monkeypatch, tmp_path):
+    """56장의 건너뛰기 조건이 읽는 compiler.version(): 컴파일러가 있으면 그 버전 줄, 없으면 빈 문자열."""
+    from tinygrad_ko.lazy import compiler
+
+    if compiler.command() is not None:
+        assert " version " in compiler.version()
+    monkeypatch.delenv("TINYGRAD_KO_CC", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # 컴파일러가 하나도 없는 PATH
+    compiler.reset()
+    try:
+        assert compiler.version() == ""
+    finally:
+        compiler.reset()

@@ -105,6 +105,15 @@ def is_gcc() -> bool:
     return cc is not None and _identity(cc)[1]
 
 
+def version() -> str:
+    """컴파일러의 명령과 버전 줄(예: "/usr/bin/cc gcc version 12.2.0 (Debian 12.2.0-14)"). 없으면 빈 문자열.
+
+    출력이 컴파일러의 버전에 달린 페이지 블록(56장)이 건너뛸지 정할 때 씁니다.
+    """
+    cc = command()
+    return "" if cc is None else _identity(cc)[0]
+
+
 def reset() -> None:
     """실패 기록과 이 프로세스의 캐시를 지우고 불러온 라이브러리를 닫습니다(환경 변수를 바꾼 뒤, 테스트에서).
 
