@@ -22,8 +22,8 @@ def gc_disabled():
 def traced_bytes_of_this_thread_code() -> int:
     """tracemalloc이 추적하는 메모리 가운데 tinygrad_ko와 테스트 코드의 줄이 할당한 바이트.
 
-    전체 테스트에서는 장 노트북을 돌리는 스레드(nbclient, zmq)가 같은 프로세스에서 메모리를 쓰므로,
-    `get_traced_memory()`의 합계에는 그 스레드의 할당도 섞입니다. 할당한 줄의 파일로 걸러 냅니다.
+    같은 프로세스에 다른 스레드가 있으면(예전에는 장 노트북을 돌리는 nbclient와 zmq의 스레드가 있었습니다)
+    `get_traced_memory()`의 합계에 그 스레드의 할당도 섞입니다. 할당한 줄의 파일로 걸러 냅니다.
     """
     snapshot = tracemalloc.take_snapshot().filter_traces(
         [

@@ -97,7 +97,7 @@ def test_ten_thousand_training_steps_keep_memory_stable(gc_disabled, engine_memo
 def _engine_objects_in_cycles() -> list[str]:
     """GC가 치울 순환 참조 가운데 tinygrad_ko의 객체(변수, 함수, 층)의 타입 이름.
 
-    전체 테스트에서는 장 노트북을 돌리는 스레드(nbclient, zmq)가 같은 프로세스에서 순환 참조를 만들므로,
+    같은 프로세스의 다른 코드(노트북을 실행하는 nbclient, zmq 같은)도 순환 참조를 만들 수 있으므로,
     `gc.collect() == 0`이 아니라 엔진의 객체가 없는지를 봅니다.
     """
     gc.set_debug(gc.DEBUG_SAVEALL)

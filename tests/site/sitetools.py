@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import re
@@ -81,6 +82,13 @@ class BuiltSite:
         return index["config"]
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """요청마다 줄을 찍지 않는 정적 파일 서버."""
+
+    def log_message(self, format, *args):
+        pass
+
+
 def tool_env() -> dict[str, str]:
     env = dict(os.environ)
     env["NO_MKDOCS_2_WARNING"] = "1"
@@ -134,18 +142,17 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
+# 127.0.0.1 밖으로 가는 요청은 아무도 듣지 않는 127.0.0.1:9 의 프록시로 보내 실패하게 합니다(인터넷에 닿지
+# 않습니다). 요청은 `watch`가 그대로 기록하므로 페이지 테스트는 그런 요청을 문제로 적습니다. Playwright의
+# `route`로 막으면 브라우저의 HTTP 캐시가 꺼져, 페이지마다 mermaid(3.6 MB)와 MathJax(2.3 MB)를 다시 받았습니다.
+OFFLINE_PROXY = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
+
+
 def new_context(browser, color_scheme: str = "light", device: dict | None = None):
-    """외부 요청은 보내지 않고 막는 브라우저 문맥(context)을 만듭니다. 기본은 데스크톱 크기입니다."""
+    """브라우저 문맥(context)을 만듭니다. 기본은 데스크톱 크기입니다. 외부 요청은 브라우저를 띄울 때 준
+    `OFFLINE_PROXY`가 막습니다."""
     context = browser.new_context(color_scheme=color_scheme, locale="ko-KR", **(device or DESKTOP))
     context.add_init_script(OPEN_SHADOW_ROOTS)
-
-    def block_outside(route):
-        if is_local(route.request.url):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", block_outside)
     return context
 
 

@@ -212,6 +212,25 @@ def test_glossary_meanings_fit_on_a_phone(browser, site_url):
     assert overflow <= 390, f"페이지가 폰 폭보다 넓습니다: {overflow} px"
 
 
+def test_requests_outside_the_machine_fail_and_are_recorded(browser, site_url):
+    """127.0.0.1 밖의 주소는 브라우저를 떠나지 못하고 실패하며, `watch`가 외부 요청으로 적습니다."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        open_page(page, site_url + "index.html")
+        outcome = page.evaluate(
+            """() => Promise.all(["http://example.com/x.js", "https://1.1.1.1/"].map((url) =>
+                 fetch(url, { mode: "no-cors" }).then(() => "받음", () => "실패")))"""
+        )
+        local = page.evaluate("() => fetch('index.html').then((r) => r.status)")
+    finally:
+        context.close()
+    assert outcome == ["실패", "실패"]
+    assert visit.external_requests == ["http://example.com/x.js", "https://1.1.1.1/"]
+    assert local == 200  # 사이트 자신은 그대로 받습니다
+
+
 def test_every_built_page_is_tested(built_site):
     """빌드된 페이지 목록과 페이지별 테스트 목록이 같아야 빠진 페이지가 없습니다."""
     assert built_site.pages == sorted(source_pages())

@@ -85,7 +85,7 @@ def test_chapter_notebook_runs_in_a_fresh_kernel_and_matches_the_page(
     assert (built_site.path / page.replace(".md", ".ipynb")).exists(), (
         f"{page} 옆에 노트북이 없습니다"
     )
-    run = executed_notebooks[page].result()  # 수집이 끝났을 때부터 미리 실행해 둔 것
+    run = executed_notebooks(page)  # 수집이 끝났을 때부터 미리 실행해 둔 것
     if run.error is not None:
         pytest.fail(f"{page}: 새 커널에서 실행하다 멈췄습니다 ({run.seconds:.1f}초)\n{run.error}")
     problems = compare(page, run.executed, reader_guard)
