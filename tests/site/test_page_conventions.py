@@ -247,9 +247,9 @@ def test_exercise_format(page):
 
 # 저장소를 받은 사람(관리자, 기여자)만 쓰는 명령. 독자가 읽는 페이지와 받는 노트북에는 나오지 않습니다.
 MAINTAINER_COMMAND = re.compile(r"dev\.py")
-# 저장소에서 사이트를 띄우고 테스트하는 사람을 위한 절이 있는 페이지: 홈의 「저장소에서」, 성능 페이지의
-# 「직접 재 보기」. 이 둘은 노트북이 없고, 명령 앞에 저장소 폴더에서 쓴다고 밝힙니다.
-REPOSITORY_PAGES = {"index.md", "performance.md"}
+# 저장소에서 사이트를 띄우고 테스트하는 사람을 위한 절이 있는 페이지: 홈의 「저장소에서」. 노트북이 없고,
+# 명령 앞에 저장소 폴더에서 쓴다고 밝힙니다. 성능 페이지는 벤치마크 명령을 benchmarks/README.md에 맡깁니다.
+REPOSITORY_PAGES = {"index.md"}
 READER_FILES = [p for p in PAGES if page_id(p) not in REPOSITORY_PAGES] + sorted(
     (DOCS / "notebooks").glob("*.ipynb")
 )
