@@ -17,7 +17,6 @@
 ``x``에서는 항이 많이 필요합니다.
 """
 
-import itertools
 import math
 
 import numpy as np
@@ -56,12 +55,14 @@ def taylor_sin(x, threshold=1e-4):
             f"threshold는 0보다 큰 수여야 합니다. 받은 값: {threshold!r}. 1e-12처럼 작은 양수를 주세요."
         )
     total = 0
-    for power in itertools.count(1, 2):  # 차수 1, 3, 5, …
+    power = 1  # 차수는 1, 3, 5, …로 홀수만 씁니다.
+    while True:
         coefficient = (-1) ** (power // 2) / math.factorial(power)  # +1/1!, -1/3!, +1/5!, …
         term = x**power * coefficient
         total = total + term
         if not abs(term.data) >= threshold:  # 항이 nan이 되어도 여기서 멈춥니다.
             return total
+        power += 2
 
 
 # --8<-- [end:taylor_sin]
