@@ -140,6 +140,21 @@ def test_taylor_sin_converges_and_its_gradient_is_cos(value):
     assert float(x.grad) == pytest.approx(math.cos(value), abs=1e-10)
 
 
+@pytest.mark.parametrize("threshold", [0, -1e-3, float("nan")])
+def test_taylor_sin_refuses_a_threshold_it_could_never_reach(threshold):
+    # 항은 결국 0이 되므로 threshold가 0 이하(또는 nan)이면 멈출 수 없습니다. 예전 코드는 여기서 멈추지 않았습니다.
+    with pytest.raises(ValueError, match=r"threshold는 0보다 큰 수여야 합니다\. 받은 값: "):
+        step27.taylor_sin(step27.Variable(np.array(1.0)), threshold)
+
+
+@pytest.mark.parametrize("value", [30.0, -200.0, float("inf"), float("nan")])
+def test_taylor_sin_stops_even_where_the_series_cannot_be_summed_in_float(value):
+    # 항이 inf를 거쳐 nan(inf × 0)이 되어도 멈춥니다. 결과가 유한한지는 묻지 않습니다.
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = step27.taylor_sin(step27.Variable(np.array(value)), 1e-12)
+    assert isinstance(y, step27.Variable)
+
+
 def test_rosenbrock_value_and_gradient():
     x0, x1 = step28.Variable(np.array(0.0)), step28.Variable(np.array(2.0))
     y = step28.rosenbrock(x0, x1)

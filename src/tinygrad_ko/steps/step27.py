@@ -4,13 +4,14 @@
 
 - ``Sin``, ``sin``: 순전파는 ``np.sin``, 역전파는 국소 미분 ``cos x``를 곱합니다. 다른 함수들처럼
   역전파는 입력의 데이터(ndarray)로 계산합니다.
-- ``taylor_sin(x, threshold=1e-4)``: 0 근처의 테일러 급수(테일러 전개를 0에서 한 것, 매클로린 급수)
+- ``taylor_sin(x, threshold=1e-4)``: 0에서 전개한 테일러 급수(매클로린 급수)
 
       sin x = x - x³/3! + x⁵/5! - x⁷/7! + ...
 
   의 항을 하나씩 더하다가, 더한 항의 절댓값이 ``threshold``보다 작아지면 멈춥니다. 연산자(``*``,
   ``**``, ``+``)만 쓰므로 항마다 함수 노드가 생기고, 역전파가 그 그래프 전체를 거쳐 미분합니다.
-  ``threshold``를 작게 하면 항이 늘어 값과 미분값이 참값에 가까워지고, 그래프도 커집니다.
+  ``threshold``를 작게 하면 항이 늘어 값과 미분값이 float64의 자릿수까지
+  참값에 가까워지고, 그래프도 커집니다. ``threshold``는 0보다 커야 합니다(아니면 ``ValueError``).
 
 한계: 엔진은 22단계와 같습니다. ``taylor_sin``의 정확도는 ``threshold``로 정해지며, 원점에서 먼
 ``x``에서는 항이 많이 필요합니다.
@@ -47,16 +48,21 @@ def sin(x):
 
 
 # --8<-- [start:taylor_sin]
-def taylor_sin(x, threshold=0.0001):
-    """sin x를 테일러 급수로 어림합니다. 항의 절댓값이 ``threshold``보다 작아지면 멈춥니다."""
-    y = 0
-    for i in range(100000):
-        sign_and_factorial = (-1) ** i / math.factorial(2 * i + 1)
-        term = sign_and_factorial * x ** (2 * i + 1)
-        y = y + term
-        if abs(term.data) < threshold:
-            break
-    return y
+def taylor_sin(x, threshold=1e-4):
+    """sin x = x - x³/3! + x⁵/5! - …를 앞에서부터 더하다가, 방금 더한 항이 threshold보다 작으면 멈춥니다."""
+    if not threshold > 0:  # 0 이하이면 항이 끝내 0이 되어도 멈추지 못합니다.
+        raise ValueError(
+            f"threshold는 0보다 큰 수여야 합니다. 받은 값: {threshold!r}. 1e-12처럼 작은 양수를 주세요."
+        )
+    total = 0
+    power = 1  # 차수는 1, 3, 5, …로 홀수만 씁니다.
+    while True:
+        coefficient = (-1) ** (power // 2) / math.factorial(power)  # +1/1!, -1/3!, +1/5!, …
+        term = x**power * coefficient
+        total = total + term
+        if not abs(term.data) >= threshold:  # 항이 nan이 되어도 여기서 멈춥니다.
+            return total
+        power += 2
 
 
 # --8<-- [end:taylor_sin]
