@@ -42,6 +42,7 @@ from pathlib import Path
 # chapter_notebooks 와 site_wheel 은 이 폴더의 모듈입니다(mkdocs는 훅을 불러오는 동안 훅의 폴더를
 # sys.path에 넣습니다).
 import chapter_notebooks
+import dirty_serve
 import markdown
 import notebook_cache
 import search_index
@@ -120,6 +121,7 @@ def _exporter_without_cdn(base):
 
 def on_startup(command, dirty):
     _RUN["serving"] = command == "serve"
+    _RUN["dirty"] = dirty
 
 
 def on_config(config):
@@ -155,6 +157,13 @@ def on_config(config):
 
 def on_pre_build(config):
     _RUN["environment"] = notebook_cache.environment_digest()
+    if _RUN["serving"] and _RUN.get("dirty"):
+        # --dirty는 원본이 바뀐 페이지만 다시 그리므로, src/ 가 바뀌어 낡은 페이지는 HTML을 지워 다시 그리게 합니다.
+        root = Path(config["config_file_path"]).parent
+        for built in dirty_serve.stale_pages(
+            root, Path(config["docs_dir"]), Path(config["site_dir"])
+        ):
+            built.unlink()
 
 
 def on_pre_page(page, config, files):
