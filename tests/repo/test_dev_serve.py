@@ -6,6 +6,7 @@
 """
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -25,10 +26,39 @@ import dev  # noqa: E402  (저장소 루트의 dev.py: 표준 라이브러리만
 sys.path.remove(str(ROOT))
 
 
+def ephemeral_ports() -> range:
+    """운영 체제가 bind(("…", 0))에 나눠 주는 임시 포트의 범위(리눅스가 아니면 흔한 기본값)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999
+    return range(low, high + 1)
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """지금 비어 있고, 임시 포트 범위 밖인 포트.
+
+    mkdocs는 첫 빌드를 마친 뒤에야 포트를 엽니다. 그 사이에 다른 프로세스가 bind(0)으로 같은 포트를 받을 수
+    있어, 임시 포트 범위 안에서는 고르지 않습니다(전체 시험에서 장 노트북 커널의 zmq 포트를 받아, 서버에 보낸
+    HTTP 요청이 BadStatusLine으로 실패한 적이 있습니다).
+    """
+    ephemeral = ephemeral_ports()
+    for port in random.sample(range(20000, 30000), 200):
+        if port in ephemeral:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("20000~29999에서 빈 포트를 찾지 못했습니다")
+
+
+def test_free_port_is_outside_the_ephemeral_range():
+    port = free_port()
+    assert port not in ephemeral_ports()
+    assert dev.port_problem(port) is None
 
 
 def dev_py(*args, env=None, timeout=60):
