@@ -148,11 +148,30 @@ DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 OFFLINE_PROXY = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
 
 
-def new_context(browser, color_scheme: str = "light", device: dict | None = None):
+# 페이지를 차례로 여는 검사(모든 페이지, 폰의 그림 페이지)에서는 Material이 검색 색인을 받지 않게 합니다.
+# Material은 `document.forms.namedItem("search")`가 있을 때만 색인(search_index.json, 1.6 MB)을 받아 검색
+# 워커에서 lunr 색인을 만드는데, 그 일이 페이지를 열 때마다 되풀이되어 이 기계에서 72쪽에 CPU 약 55초가
+# 들었습니다(페이지 검사 전체의 40 %). 색인이 어느 폴더 깊이의 페이지에서나 받아지고 검색이 되는지는
+# test_search.py 가 따로 확인합니다.
+WITHOUT_SEARCH_INDEX = """
+(() => {
+  const namedItem = HTMLCollection.prototype.namedItem;
+  HTMLCollection.prototype.namedItem = function (name) {
+    return this === document.forms && name === "search" ? null : namedItem.call(this, name);
+  };
+})();
+"""
+
+
+def new_context(
+    browser, color_scheme: str = "light", device: dict | None = None, search_index: bool = True
+):
     """브라우저 문맥(context)을 만듭니다. 기본은 데스크톱 크기입니다. 외부 요청은 브라우저를 띄울 때 준
-    `OFFLINE_PROXY`가 막습니다."""
+    `OFFLINE_PROXY`가 막습니다. `search_index=False`면 페이지가 검색 색인을 받지 않습니다."""
     context = browser.new_context(color_scheme=color_scheme, locale="ko-KR", **(device or DESKTOP))
     context.add_init_script(OPEN_SHADOW_ROOTS)
+    if not search_index:
+        context.add_init_script(WITHOUT_SEARCH_INDEX)
     return context
 
 
@@ -211,6 +230,16 @@ def search(page, query: str, base: str) -> set[str]:
     """
     field = page.locator("input.md-search__input")
     field.click()
+    # 같은 페이지에서 앞서 검색했다면 검색창을 비워, 앞 검색의 결과 줄을 이번 것으로 읽지 않게 합니다.
+    # 그러면 검색 색인을 페이지마다 새로 만들지 않고 한 번 만든 것을 다시 씁니다.
+    field.fill("")
+    field.press("End")
+    page.wait_for_function(
+        """() => !document.querySelector("li.md-search-result__item") &&
+                 !/(\\d+개의 일치하는 문서|없습니다)/.test(
+                   (document.querySelector(".md-search-result__meta") || {}).textContent || "")""",
+        timeout=15000,
+    )
     field.fill(query)
     # Material은 색인이 준비된 뒤에는 키 입력이 있어야 검색합니다(fill은 키 이벤트를 내지 않습니다).
     field.press("End")

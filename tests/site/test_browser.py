@@ -2,7 +2,8 @@
 
 페이지마다 다음 가운데 하나라도 있으면 실패합니다: 콘솔 오류, 127.0.0.1 밖으로 나가는 요청,
 404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록, 10 px보다 작게 그려진 그림 글자
-(데스크톱 1280 px에서; 폰 390 px에서는 그림이 있는 페이지만 따로 엽니다).
+(데스크톱 1280 px에서; 폰 390 px에서는 그림이 있는 페이지만 따로 엽니다). 이 두 번의 페이지 순회에서는
+검색 색인을 받지 않습니다(`sitetools.WITHOUT_SEARCH_INDEX`); 검색은 test_search.py 가 봅니다.
 검색, 오프라인 압축 파일을 풀어 file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
 """
 
@@ -98,7 +99,7 @@ def page_problems(request, browser, built_site, site_url) -> dict[str, list[str]
         if getattr(item, "originalname", "") == TEST_NAME
     ]
     found: dict[str, list[str]] = {}
-    context = new_context(browser)
+    context = new_context(browser, search_index=False)  # 검색은 test_search.py 에서
     try:
         page = context.new_page()
         visit = watch(page)
@@ -141,7 +142,7 @@ def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
     measured = 0
-    context = new_context(browser, device=PHONE)
+    context = new_context(browser, device=PHONE, search_index=False)
     try:
         page = context.new_page()
         for page_path in pages:

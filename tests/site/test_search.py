@@ -12,7 +12,7 @@ import html
 import re
 
 import pytest
-from sitetools import new_context, open_page, page_path, search
+from sitetools import new_context, open_page, page_path, search, watch
 
 pytestmark = pytest.mark.browser
 
@@ -43,8 +43,11 @@ def pages_containing(documents: list[dict], term: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def search_page(browser, site_url):
+    """검색할 탭 하나. 첫 페이지를 한 번만 열어, Material이 검색 색인을 한 번만 만들게 합니다
+    (`search`가 검색창을 비우고 새로 검색합니다)."""
     context = new_context(browser)
     page = context.new_page()
+    open_page(page, site_url + "index.html")
     yield page
     context.close()
 
@@ -53,7 +56,6 @@ def search_page(browser, site_url):
 def test_search_finds_every_page_that_uses_the_term(built_site, site_url, search_page, query):
     expected = pages_containing(built_site.search_documents(), query)
     assert "glossary.html" in expected, "용어집에는 모든 질의어가 있어야 이 테스트가 뜻이 있습니다"
-    open_page(search_page, site_url + "index.html")  # 검색창을 새로 엽니다
     found = search(search_page, query, site_url)
     missing = sorted(expected - found)
     assert not missing, (
@@ -63,7 +65,6 @@ def test_search_finds_every_page_that_uses_the_term(built_site, site_url, search
 
 def test_search_does_not_match_everything(built_site, site_url, search_page):
     """아무 페이지나 다 돌려주는 검색이면 위 테스트가 뜻이 없으므로, 없는 낱말은 결과가 없어야 합니다."""
-    open_page(search_page, site_url + "index.html")
     assert search(search_page, "존재하지않는낱말", site_url) == set()
 
 
@@ -78,10 +79,55 @@ INTRODUCED_IN = {
 
 @pytest.mark.parametrize(("query", "chapter"), INTRODUCED_IN.items())
 def test_the_chapter_that_introduces_a_term_comes_first(site_url, search_page, query, chapter):
-    open_page(search_page, site_url + "index.html")
     found = search(search_page, query, site_url)
     assert len(found) > 3, found  # 다른 페이지도 나오는 검색이어야 순서에 뜻이 있습니다
     first = search_page.eval_on_selector(
         "li.md-search-result__item a.md-search-result__link", "el => el.href"
     )
     assert page_path(first, site_url) == chapter
+
+
+def test_search_works_from_a_page_inside_a_folder(browser, site_url):
+    """장 페이지(폴더 안, 색인 주소가 ../search/ 인 곳)에서도 색인을 받아 검색합니다. 다른 검색 테스트는
+    모두 맨 위의 index.html 에서 하고, 모든 페이지를 여는 검사는 색인을 받지 않으므로 여기서 봅니다."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        visit = watch(page)
+        statuses = []
+        page.on(
+            "response",
+            lambda r: statuses.append(r.status) if r.url.endswith("/search_index.json") else None,
+        )
+        open_page(page, site_url + "part1/03-backprop-theory.html")
+        found = search(page, "역전파", site_url)
+    finally:
+        context.close()
+    assert statuses == [200]
+    assert "part1/03-backprop-theory.html" in found, found
+    assert not visit.console_errors, visit.console_errors
+
+
+def test_pages_opened_without_the_search_index_do_not_request_it(browser, site_url):
+    """모든 페이지를 여는 검사가 쓰는 `search_index=False`는 검색 색인 요청만 없앱니다: 같은 페이지에서
+    요청이 하나에서 0개가 되고, 콘솔 오류도 수식과 그림도 그대로입니다."""
+    seen = {}
+    for flag in (True, False):
+        context = new_context(browser, search_index=flag)
+        try:
+            page = context.new_page()
+            visit = watch(page)
+            requests = []
+            page.on("request", lambda r, requests=requests: requests.append(r.url))
+            open_page(page, site_url + "part1/03-backprop-theory.html")
+            drawn = page.evaluate("() => document.querySelectorAll('mjx-container').length")
+            seen[flag] = (
+                sum(url.endswith("/search_index.json") for url in requests),
+                drawn,
+                visit.console_errors,
+            )
+        finally:
+            context.close()
+    assert seen[True][0] == 1 and seen[False][0] == 0, seen
+    assert seen[True][1] == seen[False][1] > 0, seen
+    assert seen[True][2] == seen[False][2] == [], seen
