@@ -102,7 +102,7 @@ def propagate(
     """
     # 힙의 원소: (세대의 음수, 넣은 순서, 함수). 세대가 큰 함수가 먼저 나옵니다.
     heap: list[tuple] = []
-    for order, func in enumerate(pending):  # 시작값이 든 함수들(출력이 하나면 하나)
+    for order, func in enumerate(pending):  # 시작값이 든 함수들(y.backward()이면 y의 창조자 하나)
         heapq.heappush(heap, (-func.generation, order, func))
     order = len(heap)
     done = []  # backward를 마친 함수들. 끝까지 성공하면 그때 놓아 줍니다.
