@@ -23,6 +23,7 @@ from sitetools import (
     CHROMIUM_ARGS,
     OFFLINE_PROXY,
     ROOT,
+    SCREENSHOTS,
     STATS,
     BuiltSite,
     QuietHandler,
@@ -43,7 +44,9 @@ class Lane:
     pytest 프로세스는 스레드 없이, 필요한 알림이 올 때까지 그 줄을 읽기만 합니다.
     """
 
-    def __init__(self, factory, pages: list[str], take_home_page: str | None) -> None:
+    def __init__(
+        self, factory, pages: list[str], take_home_page: str | None, page_pass: dict | None
+    ) -> None:
         root = factory.mktemp("lane")
         self.site = factory.mktemp("site")
         self.log = root / "build.log"
@@ -58,6 +61,7 @@ class Lane:
             "notebooks_root": str(factory.mktemp("notebooks")),
             "pages": pages,
             "take_home": take_home_page,
+            "page_pass": page_pass,
         }
         (root / "spec.json").write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
         self.stderr_path = root / "lane.stderr"
@@ -101,11 +105,33 @@ class Lane:
             self.process.wait()
 
 
-def _start_lane(factory, pages: list[str], take_home: bool) -> Lane:
+def _start_lane(factory, pages: list[str], take_home: bool, page_pass: dict | None) -> Lane:
     from notebook_checks import chapter_pages  # sitetools가 scripts/를 경로에 넣은 뒤에
 
-    _LANE["lane"] = Lane(factory, pages, chapter_pages()[0] if take_home else None)
+    _LANE["lane"] = Lane(factory, pages, chapter_pages()[0] if take_home else None, page_pass)
     return _LANE["lane"]
+
+
+# 사이트 줄이 브라우저 페이지 순회(`page_pass.py`)로 미리 보아 두는 테스트들(test_browser.py).
+PAGE_TEST = "test_page_renders_offline_without_errors"
+PHONE_TEST = "test_diagram_labels_are_readable_on_a_phone"
+
+
+def _page_pass_spec(items) -> dict | None:
+    """고른 테스트에 맞춘 페이지 순회의 명세. 그 테스트를 하나도 고르지 않았으면 None."""
+    desktop = [
+        item.callspec.params["page_path"]
+        for item in items
+        if getattr(item, "originalname", "") == PAGE_TEST
+    ]
+    phone = any(getattr(item, "originalname", "") == PHONE_TEST for item in items)
+    if not desktop and not phone:
+        return None
+    return {
+        "desktop": desktop,
+        "phone": phone,
+        "screenshot": str(SCREENSHOTS / "phone-diagram.png"),
+    }
 
 
 @pytest.hookimpl(tryfirst=True)  # --co 가 목록을 적기 전에 블록을 덜어 내도록
@@ -123,7 +149,12 @@ def pytest_collection_finish(session):
         from notebook_checks import chosen_notebook_pages
 
         take_home = any(used & NEEDS_TAKE_HOME for used in names)
-        _start_lane(session.config._tmp_path_factory, chosen_notebook_pages(session), take_home)
+        _start_lane(
+            session.config._tmp_path_factory,
+            chosen_notebook_pages(session),
+            take_home,
+            _page_pass_spec(session.items),
+        )
 
 
 def pytest_sessionfinish(session):
@@ -138,7 +169,7 @@ def running_lane() -> Lane | None:
 
 
 def _lane(tmp_path_factory) -> Lane:
-    return _LANE.get("lane") or _start_lane(tmp_path_factory, [], take_home=True)
+    return _LANE.get("lane") or _start_lane(tmp_path_factory, [], take_home=True, page_pass=None)
 
 
 @pytest.fixture(scope="session")
@@ -172,7 +203,13 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))  # 안정 정렬
+
+    def order(item) -> tuple[bool, bool]:
+        # 사이트 테스트 가운데서도 페이지 순회의 결과를 읽는 테스트는 맨 끝에: 그 순회가 가장 늦게 끝납니다.
+        name = getattr(item, "originalname", "")
+        return "built_site" in getattr(item, "fixturenames", ()), name in (PAGE_TEST, PHONE_TEST)
+
+    items.sort(key=order)  # 안정 정렬
 
 
 def _leave_to_notebooks(session) -> None:

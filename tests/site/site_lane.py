@@ -3,8 +3,8 @@
 `python tests/site/site_lane.py 명세.json` 으로 부릅니다(tests/site/conftest.py 가 수집이 끝나자마자).
 
 - 빌드(`mkdocs build --strict`)를 시작하고, 그동안 독자 환경(`reader_env.create`)을 만듭니다.
-- 빌드가 끝나면 첫 장 노트북을 독자처럼 받아 실행하고(휠 설치), 나머지 장 노트북을 둘씩 나란히
-  새 커널에서 실행합니다.
+- 빌드가 끝나면 브라우저 페이지 순회(`page_pass.py`)를 띄우고, 첫 장 노트북을 독자처럼 받아
+  실행하고(휠 설치), 나머지 장 노트북을 둘씩 나란히 새 커널에서 실행합니다.
 - 결과는 명세의 `results` 폴더에 파일로 쓰고, 하나가 끝날 때마다 표준 출력에 한 줄(JSON)을 알립니다.
   pytest 프로세스는 필요한 줄이 올 때까지 읽기만 합니다.
 
@@ -103,6 +103,30 @@ def run_notebook(path: Path, reader: reader_env.ReaderEnv, results: Path, key: s
     return {"seconds": time.perf_counter() - start, "error": error}
 
 
+def start_page_pass(spec: dict) -> threading.Thread:
+    """페이지 순회(`page_pass.py`)를 띄우고, 그것이 알리는 줄을 그대로 pytest 프로세스에 넘깁니다."""
+    path = Path(spec["results"]) / "page_pass.json"
+    path.write_text(json.dumps({"site": spec["site"], **spec["page_pass"]}), encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("page_pass.py")), str(path)],
+        cwd=ROOT,
+        env=tool_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+    def relay() -> None:
+        for line in process.stdout:
+            say(**json.loads(line))
+        if process.wait() != 0:
+            say(kind="page-pass-done", error=f"페이지 순회가 종료 코드 {process.returncode}로 끝남")
+
+    thread = threading.Thread(target=relay)
+    thread.start()
+    return thread
+
+
 def main(spec_path: str) -> None:
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     site, results = Path(spec["site"]), Path(spec["results"])
@@ -112,7 +136,12 @@ def main(spec_path: str) -> None:
 
     code, seconds = build(site, Path(spec["log"]))
     say(kind="build", returncode=code, seconds=seconds)
-    if code != 0 or not home_page:
+    if code != 0:
+        return
+    # 페이지 순회는 노트북과 나란히 돕니다(이 함수가 끝나도 스레드가 그것을 기다립니다).
+    if spec.get("page_pass"):
+        start_page_pass(spec)
+    if not home_page:
         return
     try:
         env = reader.result()

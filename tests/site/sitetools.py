@@ -323,3 +323,59 @@ def small_diagram_labels(page) -> list[str]:
                 f"({SMALLEST_READABLE_PX} px보다 작음)"
             )
     return problems
+
+
+# 페이지에서 그려지지 않은 수식과 mermaid 그림을 찾습니다(test_browser.py, page_pass.py).
+FORMULA_PROBLEMS = r"""
+() => {
+  const problems = [];
+  document.querySelectorAll(".arithmatex").forEach((el, i) => {
+    if (!el.querySelector("mjx-container")) {
+      problems.push(`수식 ${i + 1}이(가) 그려지지 않았습니다: ${el.textContent.slice(0, 80)}`);
+    }
+  });
+  document.querySelectorAll("mjx-merror, [data-mjx-error]").forEach((el) => {
+    problems.push(`TeX 오류: ${el.getAttribute("data-mjx-error") || el.textContent}`);
+  });
+  // 코드와 이미 그려진 수식을 뺀 본문에 TeX 구분자가 남아 있으면 그려지지 않은 수식입니다.
+  const article = document.querySelector("article") || document.body;
+  const clone = article.cloneNode(true);
+  clone.querySelectorAll("pre, code, mjx-container, script, style").forEach((el) => el.remove());
+  const text = clone.textContent;
+  const patterns = [/\\\(.{0,40}/, /\\\[.{0,40}/, /\$\$.{0,40}/];
+  if (document.querySelector(".jupyter-wrapper")) {
+    patterns.push(/\$[^$\s][^$]{0,40}\$/);  // 노트북 마크다운 셀의 $...$
+  }
+  for (const pattern of patterns) {
+    const found = text.match(pattern);
+    if (found) problems.push(`그려지지 않은 수식 텍스트: ${found[0]}`);
+  }
+  return problems;
+}
+"""
+
+MERMAID_PROBLEMS = """
+() => {
+  const problems = [];
+  const left = document.querySelectorAll("pre.mermaid").length;
+  if (left) problems.push(`그림으로 바뀌지 않은 mermaid 블록 ${left}개`);
+  document.querySelectorAll(".mermaid").forEach((el, i) => {
+    const svg = el.shadowRoot && el.shadowRoot.querySelector("svg");
+    if (!svg) {
+      problems.push(`mermaid 그림 ${i + 1}에 SVG가 없습니다`);
+    } else if (svg.getAttribute("aria-roledescription") === "error" ||
+               svg.querySelector(".error-icon, .error-text")) {
+      problems.push(`mermaid 그림 ${i + 1}이(가) 문법 오류 그림입니다`);
+    } else if (svg.getAttribute("aria-roledescription") === "xychart") {
+      // 막대그래프(부록의 메모리 흐름)나 선 그래프(20장의 미분 곡선, 27·28장의 손실과 sin 곡선):
+      // 막대나 선이 하나 이상 그려져야 합니다.
+      if (!svg.querySelector(".plot rect, .plot path")) {
+        problems.push(`mermaid 그림 ${i + 1}에 막대도 선도 없습니다`);
+      }
+    } else if (!svg.querySelector(".node")) {
+      problems.push(`mermaid 그림 ${i + 1}에 노드가 없습니다`);
+    }
+  });
+  return problems;
+}
+"""

@@ -2,8 +2,9 @@
 
 페이지마다 다음 가운데 하나라도 있으면 실패합니다: 콘솔 오류, 127.0.0.1 밖으로 나가는 요청,
 404 같은 실패한 응답, 그려지지 않은 수식, SVG가 되지 않은 mermaid 블록, 10 px보다 작게 그려진 그림 글자
-(데스크톱 1280 px에서; 폰 390 px에서는 그림이 있는 페이지만 따로 엽니다). 이 두 번의 페이지 순회에서는
-검색 색인을 받지 않습니다(`sitetools.WITHOUT_SEARCH_INDEX`); 검색은 test_search.py 가 봅니다.
+(데스크톱 1280 px에서; 폰 390 px에서는 그림이 있는 페이지만 따로 엽니다). 이 두 번의 페이지 순회는
+빌드가 끝나자마자 사이트 줄이 다른 프로세스에서 돌립니다(`page_pass.py`). 검색 색인은 받지 않습니다
+(`sitetools.WITHOUT_SEARCH_INDEX`); 검색은 test_search.py 가 봅니다.
 검색, 오프라인 압축 파일을 풀어 file:// 로 연 사이트, 밝은/어두운 화면의 스크린숏도 여기서 확인합니다.
 """
 
@@ -13,149 +14,58 @@ import zipfile
 
 import pytest
 from sitetools import (
+    FORMULA_PROBLEMS,
+    MERMAID_PROBLEMS,
     PHONE,
     SCREENSHOTS,
     STATS,
-    WAIT_FOR_RENDERING,
     new_context,
     open_page,
     search,
-    small_diagram_labels,
     source_pages,
     watch,
 )
 
 pytestmark = pytest.mark.browser
 
-FORMULA_PROBLEMS = r"""
-() => {
-  const problems = [];
-  document.querySelectorAll(".arithmatex").forEach((el, i) => {
-    if (!el.querySelector("mjx-container")) {
-      problems.push(`수식 ${i + 1}이(가) 그려지지 않았습니다: ${el.textContent.slice(0, 80)}`);
-    }
-  });
-  document.querySelectorAll("mjx-merror, [data-mjx-error]").forEach((el) => {
-    problems.push(`TeX 오류: ${el.getAttribute("data-mjx-error") || el.textContent}`);
-  });
-  // 코드와 이미 그려진 수식을 뺀 본문에 TeX 구분자가 남아 있으면 그려지지 않은 수식입니다.
-  const article = document.querySelector("article") || document.body;
-  const clone = article.cloneNode(true);
-  clone.querySelectorAll("pre, code, mjx-container, script, style").forEach((el) => el.remove());
-  const text = clone.textContent;
-  const patterns = [/\\\(.{0,40}/, /\\\[.{0,40}/, /\$\$.{0,40}/];
-  if (document.querySelector(".jupyter-wrapper")) {
-    patterns.push(/\$[^$\s][^$]{0,40}\$/);  // 노트북 마크다운 셀의 $...$
-  }
-  for (const pattern of patterns) {
-    const found = text.match(pattern);
-    if (found) problems.push(`그려지지 않은 수식 텍스트: ${found[0]}`);
-  }
-  return problems;
-}
-"""
 
-MERMAID_PROBLEMS = """
-() => {
-  const problems = [];
-  const left = document.querySelectorAll("pre.mermaid").length;
-  if (left) problems.push(`그림으로 바뀌지 않은 mermaid 블록 ${left}개`);
-  document.querySelectorAll(".mermaid").forEach((el, i) => {
-    const svg = el.shadowRoot && el.shadowRoot.querySelector("svg");
-    if (!svg) {
-      problems.push(`mermaid 그림 ${i + 1}에 SVG가 없습니다`);
-    } else if (svg.getAttribute("aria-roledescription") === "error" ||
-               svg.querySelector(".error-icon, .error-text")) {
-      problems.push(`mermaid 그림 ${i + 1}이(가) 문법 오류 그림입니다`);
-    } else if (svg.getAttribute("aria-roledescription") === "xychart") {
-      // 막대그래프(부록의 메모리 흐름)나 선 그래프(20장의 미분 곡선, 27·28장의 손실과 sin 곡선):
-      // 막대나 선이 하나 이상 그려져야 합니다.
-      if (!svg.querySelector(".plot rect, .plot path")) {
-        problems.push(`mermaid 그림 ${i + 1}에 막대도 선도 없습니다`);
-      }
-    } else if (!svg.querySelector(".node")) {
-      problems.push(`mermaid 그림 ${i + 1}에 노드가 없습니다`);
-    }
-  });
-  return problems;
-}
-"""
-
-
-TEST_NAME = "test_page_renders_offline_without_errors"
-
-
-@pytest.fixture(scope="session")
-def page_problems(request, browser, built_site, site_url) -> dict[str, list[str]]:
-    """이번 실행에서 고른(-k 등) 페이지들을 열어 페이지마다 찾은 문제의 목록을 모아 둡니다.
-
-    탭 하나에서 페이지를 차례로 엽니다. 페이지는 매번 새 문서라 스크립트는 처음부터 돌지만, 렌더러
-    프로세스와 그 캐시를 다시 쓰므로 페이지마다 새 탭(새 문맥)을 여는 것보다 이 2코어 기계에서 3분의 1쯤
-    빠릅니다. 탭을 여럿 나란히 열어도 더 빨라지지 않았습니다(두 코어를 이미 다 씁니다).
-    """
-    pages = [
-        item.callspec.params["page_path"]
-        for item in request.session.items
-        if getattr(item, "originalname", "") == TEST_NAME
-    ]
-    found: dict[str, list[str]] = {}
-    context = new_context(browser, search_index=False)  # 검색은 test_search.py 에서
-    try:
-        page = context.new_page()
-        visit = watch(page)
-        for page_path in pages:
-            page.goto(site_url + page_path, wait_until="commit")
-            visit.clear()  # 새 문서가 시작되었으니 앞 페이지가 보고한 것은 지웁니다.
-            page.wait_for_load_state("load")
-            page.evaluate(WAIT_FOR_RENDERING)
-            problems = [f"콘솔 오류: {text}" for text in visit.console_errors]
-            problems += [f"외부 요청: {url}" for url in visit.external_requests]
-            problems += [f"실패한 응답: {line}" for line in visit.failed_responses]
-            problems += page.evaluate(FORMULA_PROBLEMS)
-            problems += page.evaluate(MERMAID_PROBLEMS)
-            problems += small_diagram_labels(page)  # 접힌 상자를 펼치므로 맨 끝에
-            found[page_path] = problems
-    finally:
-        context.close()
-    return found
+def _page_pass_event(lane, kind: str, page: str | None = None) -> dict:
+    """사이트 줄의 페이지 순회(`page_pass.py`)가 알린 줄. 순회가 실패했으면 그 까닭으로 실패합니다."""
+    event = lane.wait_for(kind, page) if lane else None
+    if event is None:
+        done = lane.wait_for("page-pass-done") if lane else None
+        reason = (done or {}).get("error") or (lane.stderr() if lane else "사이트 줄이 없습니다")
+        pytest.fail(
+            f"페이지 순회가 {page or kind}의 결과를 알리지 않았습니다:\n{reason}", pytrace=False
+        )
+    return event
 
 
 @pytest.mark.parametrize("page_path", source_pages())
-def test_page_renders_offline_without_errors(built_site, page_problems, page_path):
+def test_page_renders_offline_without_errors(browser, built_site, running_lane, page_path):
+    """페이지 순회는 빌드가 끝나자마자 사이트 줄이 다른 프로세스에서 돌렸습니다(`page_pass.py`)."""
     assert page_path in built_site.pages, f"{page_path} 페이지가 빌드되지 않았습니다"
-    problems = page_problems[page_path]
+    problems = _page_pass_event(running_lane, "page", page_path)["problems"]
     STATS["browser_pages"] = int(STATS.get("browser_pages", 0)) + 1
     assert not problems, f"{page_path}:\n" + "\n".join(problems)
 
 
-def test_diagram_labels_are_readable_on_a_phone(browser, built_site, site_url):
+def test_diagram_labels_are_readable_on_a_phone(browser, built_site, running_lane):
     """390 px 폰에서 모든 그림(mermaid, 페이지의 코드가 그린 SVG)의 글자가 10 px 이상입니다. 넓은 mermaid
     그림은 줄이지 않고 가로로 스크롤합니다
     (docs/assets/javascripts/mermaid-natural-size.js). 이 기계에서 그 스크립트 없이 재면 77개 그림 가운데
-    69개가 10 px보다 작았고 가장 작은 글자는 2.3 px이었습니다."""
-    pages = [
+    69개가 10 px보다 작았고 가장 작은 글자는 2.3 px이었습니다. 재는 일은 페이지 순회가 했습니다."""
+    pages = _page_pass_event(running_lane, "phone-done")["pages"]
+    expected = [
         p
         for p in built_site.pages
         if 'class="mermaid"' in built_site.read(p) or "tinygrad-ko-plot" in built_site.read(p)
     ]
+    assert pages == expected  # 그림이 있는 페이지를 모두 재었습니다
     assert len(pages) > 20, pages  # 그림이 있는 페이지를 제대로 골랐는지
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    problems = {}
-    measured = 0
-    context = new_context(browser, device=PHONE, search_index=False)
-    try:
-        page = context.new_page()
-        for page_path in pages:
-            open_page(page, site_url + page_path)
-            measured += page.locator(".mermaid, figure.tinygrad-ko-plot").count()
-            found = small_diagram_labels(page)
-            if found:
-                problems[page_path] = found
-        open_page(page, site_url + "part5/40-im2col-conv2d.html")
-        page.locator(".mermaid").first.scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / "phone-diagram.png"))
-    finally:
-        context.close()
+    events = [_page_pass_event(running_lane, "phone", page) for page in pages]
+    measured = sum(event["measured"] for event in events)
+    problems = {event["page"]: event["problems"] for event in events if event["problems"]}
     assert measured > 50, measured
     assert not problems, problems
 
