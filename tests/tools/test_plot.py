@@ -48,3 +48,16 @@ def test_missing_matplotlib_is_reported_in_korean(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ModuleNotFoundError, match="pip install matplotlib"):
         figure()
+
+
+def test_axis_labels_and_legend_follow_the_page_colours():
+    """페이지 코드가 붙인 축 이름과 범례도 글자색을 따라야 어두운 화면에서 보입니다(흰 상자, 검은 글자 없이)."""
+    fig, ax = figure()
+    ax.plot([0, 1], [1, 0], label="ko")
+    ax.set(xlabel="step", ylabel="loss")
+    ax.legend()
+    svg = to_svg(fig)
+    texts = re.findall(r"<text [^>]*>(?:step|loss|ko)</text>", svg)
+    assert len(texts) == 3
+    assert all("fill: currentColor" in text and "font-size: 11px" in text for text in texts)
+    assert "#ffffff" not in svg

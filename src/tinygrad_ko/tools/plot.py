@@ -5,12 +5,13 @@
 그 출력이 울타리와 글자 하나까지 같은지 보고(다른 모든 출력처럼), 사이트는 울타리의 SVG를 그림으로
 보여 줍니다(scripts/mkdocs_hooks.py 의 output_fence). 그래서
 독자가 보는 그림은 페이지의 코드가 그린 것과 다를 수 없습니다. 같은 값이면 같은 글이 나오도록
-날짜와 무작위 id를 빼고, 글꼴은 matplotlib에 들어 있는 DejaVu Sans의 숫자만 씁니다(한국어 제목과
-범례는 그림 밖 본문에 씁니다. 기계마다 다른 한글 글꼴이 글자의 자리를 바꾸지 않도록).
+날짜와 무작위 id를 빼고, 글꼴은 matplotlib에 들어 있는 DejaVu Sans만 씁니다(그림 안의 글자는 숫자와
+영어 축 이름·범례뿐이고, 한국어 설명은 그림 밖 본문에 씁니다. 기계마다 다른 한글 글꼴이 글자의 자리를
+바꾸지 않도록).
 
 폰과 어두운 화면: 그림은 4.8 x 3인치(화면에서 460 px 폭)에 11포인트 글자라 390 px 폰에서 줄어도
 글자가 10 px 넘게 남습니다. 배경은 투명하고, 글자와 축은 페이지 글자색(`currentColor`)을 따르며, 선과
-점의 색은 밝은 화면과 어두운 화면 모두에서 보이는 중간 밝기입니다.
+점의 색은 밝은 화면과 어두운 화면 모두에서 보이는 중간 밝기입니다. 범례는 흰 상자 없이 글자만 둡니다.
 
 matplotlib은 라이브러리의 의존성이 아니므로 이 모듈의 함수를 부를 때만 가져옵니다.
 """
@@ -31,6 +32,7 @@ _RC = {
     "svg.hashsalt": "tinygrad_ko",  # 잘라 내기(clip) id가 실행마다 같도록
     "font.family": "DejaVu Sans",
     "font.size": 11,
+    "axes.labelcolor": _INK,  # 축 이름(set_xlabel, set_ylabel)도 페이지 글자색으로
     "axes.prop_cycle": None,  # 아래에서 COLORS로 채웁니다.
 }
 
@@ -66,9 +68,20 @@ def figure(ncols: int = 1, width: float = 4.8, height: float = 3.0):
     return (fig, axes[0]) if ncols == 1 else (fig, list(axes))
 
 
+def _legends_follow_the_page(fig) -> None:
+    """범례는 페이지 코드가 figure() 뒤에 붙이므로 여기서 맞춥니다: 흰 상자 없이, 글자는 페이지 글자색과 11포인트."""
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.set_frame_on(False)
+            for text in legend.get_texts():
+                text.set(color=_INK, fontsize=11, fontfamily="DejaVu Sans")
+
+
 def to_svg(fig) -> str:
     """그림을 SVG 글 한 덩어리로: XML 머리말과 날짜 없이, 글자와 축은 currentColor로."""
     matplotlib, _ = _matplotlib()
+    _legends_follow_the_page(fig)
     buffer = io.StringIO()
     with matplotlib.rc_context(_settings(matplotlib)):
         fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None})
