@@ -47,9 +47,9 @@ except ImportError as error:  # NumPy 없는 인터프리터: micrograd만 쓸 �
 else:
     del numpy  # 이 패키지의 이름은 엔진의 이름만입니다
     # --8<-- [start:engine]
-    from . import autograd, functions
+    from . import autograd, functions  # functions를 가져올 때 operators가 연산자를 붙입니다
     from .autograd import *  # noqa: F403 - autograd.__all__
-    from .functions import *  # noqa: F403 - functions.__all__ (연산자도 이때 Variable에 붙습니다)
+    from .functions import *  # noqa: F403 - functions.__all__
 
     __all__ = [*autograd.__all__, *functions.__all__]
     # --8<-- [end:engine]
