@@ -126,7 +126,7 @@ class Function:
         return node
 
     def _connect(self, inputs: tuple, outputs: list[Variable], needs: list[bool]) -> None:
-        """출력의 창조자가 되어 그래프에 들어갑니다. 역전파에 필요한 입력만 붙잡습니다."""
+        """출력의 창조자가 되어 그래프에 들어갑니다. 중간 변수는 역전파에 필요한 것만, 말단 변수와 상수는 늘 붙잡습니다."""
         kept = self.keep(needs)
         if len(kept) != len(inputs):
             raise messages.bad_keep(self, len(kept), len(inputs))
