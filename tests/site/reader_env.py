@@ -16,8 +16,10 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +80,11 @@ def create(root: Path) -> ReaderEnv:
         env=clean,
     )
 
+    return with_kernel(root, python)
+
+
+def with_kernel(root: Path, python: Path) -> ReaderEnv:
+    """`python`으로 도는 커널의 스펙을 `root/kernels`에 만들고, 그 환경을 돌려줍니다."""
     env = {
         "IPYTHONDIR": str(root / "ipython"),  # 사용자의 IPython 시작 스크립트를 쓰지 않습니다
         "MPLBACKEND": "Agg",
@@ -104,25 +111,33 @@ def create(root: Path) -> ReaderEnv:
     return ReaderEnv(root, python, kernels, {**os.environ, **env})
 
 
-def kernel_manager(reader: ReaderEnv):
+def kernel_manager(reader: ReaderEnv, sockets: Path | None = None):
+    """독자 환경의 커널을 띄울 관리자. `sockets`(새 빈 폴더)를 주면 TCP 포트 대신 그 폴더의 유닉스
+    소켓으로 통신합니다: 다른 프로세스나 끝난 클라이언트가 옛 포트 번호로 이 커널에 닿을 수 없습니다."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
 
     specs = KernelSpecManager(kernel_dirs=[str(reader.kernels)])
-    return KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+    if sockets is None:
+        return KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+    return KernelManager(
+        kernel_name=KERNEL_NAME, kernel_spec_manager=specs, transport="ipc", ip=str(sockets / "k")
+    )
 
 
 def execute(notebook: dict, reader: ReaderEnv, cwd: Path, timeout: int = 600) -> dict:
     """새 커널 하나로 노트북을 위에서 아래로 실행하고, 출력이 채워진 노트북을 돌려줍니다.
 
     셀에서 예외가 나면 그 셀의 소스와 트레이스백을 담은 `nbclient.exceptions.CellExecutionError`가
-    납니다.
+    납니다. 끝나면 커널을 끄고 클라이언트의 채널(하트비트 포함)도 닫습니다.
     """
     import nbformat
     from nbclient import NotebookClient
 
     node = nbformat.from_dict(notebook)
-    km = kernel_manager(reader)
+    # 유닉스 소켓 경로는 107바이트까지라 짧은 임시 폴더에 둡니다. 윈도에는 ipc가 없어 TCP를 씁니다.
+    sockets = None if os.name == "nt" else Path(tempfile.mkdtemp(prefix="tgk-kernel-"))
+    km = kernel_manager(reader, sockets)
     client = NotebookClient(
         node,
         km=km,
@@ -131,10 +146,14 @@ def execute(notebook: dict, reader: ReaderEnv, cwd: Path, timeout: int = 600) ->
         resources={"metadata": {"path": str(cwd)}},
     )
     try:
-        client.execute()
+        # cleanup_kc: km을 넘겨 준 클라이언트는 기본으로 채널을 닫지 않습니다. 닫지 않으면 하트비트가 끈
+        # 커널의 주소로 계속 ping을 보내, 그 주소를 다시 받은 다음 커널의 출력에 오류 로그가 섞였습니다.
+        client.execute(cleanup_kc=True)
     finally:
         # km을 넘겨 준 클라이언트는 커널을 끄지 않습니다. 끄지 않으면 노트북마다 커널이 pytest가 끝날
         # 때까지 남습니다(43개면 메모리 수 GB).
         if km.has_kernel:
             km.shutdown_kernel(now=True)
+        if sockets is not None:
+            shutil.rmtree(sockets, ignore_errors=True)
     return node
