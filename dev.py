@@ -281,6 +281,32 @@ def cmd_build(extra: list[str]) -> None:
         print(f"[dev] {ARCHIVE.relative_to(ROOT)}: {size:.1f} MB. 풀어서 index.html 을 여세요.")
 
 
+# 경로를 주지 않은 `dev.py test`는 pytest 두 개를 나란히 돌립니다. 이 파일들의 테스트는 대부분의 시간을
+# 하위 프로세스(벤치마크, mkdocs serve, pip, gcc, 백만 노드 사슬)를 기다리며 보냅니다. 본 pytest 한 줄에서
+# 차례로 기다리면 사이트 줄이 끝난 뒤에도 코어 하나가 노는 꼬리가 남았으므로, 옆 pytest 에서 따로 돕니다.
+SIDE_TESTS = (
+    "tests/repo",
+    "tests/lazy",
+    "tests/micrograd/test_deep.py",
+    "tests/gpt/test_cli.py",
+    "tests/gpt/test_checkpoint_files.py",
+)
+NO_TESTS = 5  # pytest 의 종료 코드: 고른 테스트가 하나도 없음
+
+
+def names_paths(extra: list[str]) -> bool:
+    """pytest 인자에 경로(파일, 폴더, `파일::테스트`)가 있는지. 있으면 그것만 돌리므로 나누지 않습니다."""
+    return any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in extra)
+
+
+def combined_exit_code(main: int, side: int) -> int:
+    """두 pytest 의 종료 코드를 하나로. 한쪽만 테스트가 없으면(예: -k 로 고름) 그쪽은 성공으로 봅니다."""
+    if main == side == NO_TESTS:
+        return NO_TESTS
+    codes = [code for code in (main, side) if code not in (0, NO_TESTS)]
+    return codes[0] if codes else 0
+
+
 def cmd_test(extra: list[str]) -> None:
     python = ensure_venv()
     env = tool_env()
@@ -290,7 +316,30 @@ def cmd_test(extra: list[str]) -> None:
     # 빌드가 mkdocs-jupyter(execute: true, allow_errors: false)로 한 번 실행해 그 출력을 페이지에
     # 담고, 셀 하나라도 실패하면 빌드가 실패합니다. test_build.py 가 모든 노트북 페이지에 실행
     # 결과가 있는지 확인합니다. 같은 노트북을 두 번 돌리지 않으려고 한 곳에서만 실행합니다.
-    run(python, "-m", "pytest", "--codeblocks", *extra, env=env)
+    pytest = [str(python), "-m", "pytest"]
+    if names_paths(extra) or any(arg.startswith("--basetemp") for arg in extra):
+        run(*pytest, "--codeblocks", *extra, env=env)
+        return
+    ignored = [f"--ignore={path}" for path in SIDE_TESTS]
+    log = ROOT / ".pytest-side.log"
+    with log.open("w", encoding="utf-8") as out:
+        side = subprocess.Popen(
+            [*pytest, *extra, *SIDE_TESTS], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        try:
+            main = subprocess.run([*pytest, "--codeblocks", *extra, *ignored], cwd=ROOT, env=env)
+            side_code = side.wait()
+        finally:
+            if side.poll() is None:  # Ctrl+C 등으로 본 pytest 가 멈췄으면 옆 pytest 도 멈춥니다
+                side.terminate()
+                side.wait()
+    print(f"\n[dev] 나란히 돈 pytest({', '.join(SIDE_TESTS)})의 출력:", flush=True)
+    sys.stdout.write(log.read_text(encoding="utf-8"))
+    sys.stdout.flush()
+    log.unlink()
+    code = combined_exit_code(main.returncode, side_code)
+    if code != 0:
+        sys.exit(code)
 
 
 def cmd_bench(extra: list[str]) -> None:

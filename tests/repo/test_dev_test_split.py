@@ -1,0 +1,55 @@
+"""`python3 dev.py test`가 pytest 두 개를 나란히 돌릴 때: 무엇을 나누고, 종료 코드를 어떻게 합치는지."""
+
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import dev  # noqa: E402  (저장소 루트의 dev.py: 표준 라이브러리만 씁니다)
+
+sys.path.remove(str(ROOT))
+
+
+def test_side_tests_exist_and_lie_inside_the_test_paths():
+    """옆 pytest 의 경로가 없어지면 본 pytest 의 --ignore 만 남아 테스트가 조용히 빠질 수 있습니다."""
+    testpaths = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "pytest"
+    ]["ini_options"]["testpaths"]
+    for path in dev.SIDE_TESTS:
+        assert (ROOT / path).exists(), path
+        assert path.split("/")[0] in testpaths, path
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ([], False),
+        (["-m", "not slow", "-k", "backward", "--durations=20"], False),
+        (["tests/autograd"], True),
+        (["tests/autograd/test_backward.py::test_wide_graph_sums_every_branch"], True),
+        (["-q", "docs/part1/01-variable-function.md"], True),
+        (["-k", "no_such_path_here"], False),
+    ],
+)
+def test_only_a_run_without_paths_is_split(extra, expected):
+    assert dev.names_paths(extra) is expected
+
+
+@pytest.mark.parametrize(
+    ("main", "side", "expected"),
+    [
+        (0, 0, 0),
+        (1, 0, 1),
+        (0, 1, 1),
+        (2, 1, 2),  # 본 pytest 의 코드가 먼저(중단 2가 실패 1보다 많은 것을 말합니다)
+        (0, 5, 0),  # -k 로 고른 테스트가 옆 pytest 에는 없음
+        (5, 0, 0),
+        (5, 5, 5),  # 어느 쪽에도 테스트가 없으면 CI처럼 실패로 남깁니다
+        (5, 1, 1),
+    ],
+)
+def test_exit_codes_combine_so_that_any_failure_or_no_tests_at_all_fails(main, side, expected):
+    assert dev.combined_exit_code(main, side) == expected
