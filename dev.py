@@ -316,9 +316,10 @@ def cmd_test(extra: list[str]) -> None:
     # 빌드가 mkdocs-jupyter(execute: true, allow_errors: false)로 한 번 실행해 그 출력을 페이지에
     # 담고, 셀 하나라도 실패하면 빌드가 실패합니다. test_build.py 가 모든 노트북 페이지에 실행
     # 결과가 있는지 확인합니다. 같은 노트북을 두 번 돌리지 않으려고 한 곳에서만 실행합니다.
-    pytest = [str(python), "-m", "pytest"]
+    # --codeblocks: 옆 pytest 도(tests/repo 에 페이지처럼 실행되는 .md 가 있습니다)
+    pytest = [str(python), "-m", "pytest", "--codeblocks"]
     if names_paths(extra) or any(arg.startswith("--basetemp") for arg in extra):
-        run(*pytest, "--codeblocks", *extra, env=env)
+        run(*pytest, *extra, env=env)
         return
     ignored = [f"--ignore={path}" for path in SIDE_TESTS]
     log = ROOT / ".pytest-side.log"
@@ -327,7 +328,7 @@ def cmd_test(extra: list[str]) -> None:
             [*pytest, *extra, *SIDE_TESTS], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
         )
         try:
-            main = subprocess.run([*pytest, "--codeblocks", *extra, *ignored], cwd=ROOT, env=env)
+            main = subprocess.run([*pytest, *extra, *ignored], cwd=ROOT, env=env)
             side_code = side.wait()
         finally:
             if side.poll() is None:  # Ctrl+C 등으로 본 pytest 가 멈췄으면 옆 pytest 도 멈춥니다
