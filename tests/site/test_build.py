@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -78,6 +79,7 @@ class _ResourceParser(HTMLParser):
             self.inline_code.append(data)
 
 
+@functools.cache  # 같은 페이지를 여러 테스트가 읽습니다(사이트와 압축 파일 안의 같은 HTML도). 읽기만 합니다.
 def parse(html: str) -> _ResourceParser:
     parser = _ResourceParser()
     parser.feed(html)
