@@ -93,7 +93,10 @@ def grad(
 
 # --8<-- [start:propagate]
 def propagate(
-    pending: dict[Function, list], collector: Collector, retain_graph: bool, create_graph: bool
+    pending: dict[Function, list],
+    collector: Collector,
+    retain_graph: bool,
+    create_graph: bool,
 ) -> None:
     """역전파의 반복문. `pending`은 함수 -> 출력마다 모은 미분값이고, 시작값이 든 칸에서 출발합니다.
 
