@@ -271,7 +271,7 @@ def train(
 
     `on_step(step, loss, accuracy)`를 주면 스텝마다 갱신 전의 손실과 정확도로 부릅니다.
     손실이 유한한 수가 아니게 되면(inf, NaN: 학습률이 너무 커서 발산) 그 스텝에서 RuntimeError로
-    멈춥니다. 계속하면 가중치가 NaN이 되어 의미 없는 숫자만 나옵니다.
+    멈춥니다. 계속하면 가중치에 inf와 NaN이 생겨 그 뒤의 숫자는 뜻이 없습니다.
     """
     for step in range(steps):
         scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
