@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -322,8 +323,8 @@ def cmd_test(extra: list[str]) -> None:
         run(*pytest, *extra, env=env)
         return
     ignored = [f"--ignore={path}" for path in SIDE_TESTS]
-    log = ROOT / ".pytest-side.log"
-    with log.open("w", encoding="utf-8") as out:
+    # 옆 pytest 의 출력은 임시 파일에 모았다가 본 pytest 가 끝난 뒤에 보입니다(두 출력이 섞이지 않게).
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
         side = subprocess.Popen(
             [*pytest, *extra, *SIDE_TESTS], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
         )
@@ -334,10 +335,10 @@ def cmd_test(extra: list[str]) -> None:
             if side.poll() is None:  # Ctrl+C 등으로 본 pytest 가 멈췄으면 옆 pytest 도 멈춥니다
                 side.terminate()
                 side.wait()
-    print(f"\n[dev] 나란히 돈 pytest({', '.join(SIDE_TESTS)})의 출력:", flush=True)
-    sys.stdout.write(log.read_text(encoding="utf-8"))
-    sys.stdout.flush()
-    log.unlink()
+        out.seek(0)
+        print(f"\n[dev] 나란히 돈 pytest({', '.join(SIDE_TESTS)})의 출력:", flush=True)
+        sys.stdout.write(out.read())
+        sys.stdout.flush()
     code = combined_exit_code(main.returncode, side_code)
     if code != 0:
         sys.exit(code)
