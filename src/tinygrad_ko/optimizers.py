@@ -316,7 +316,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         )
     coef = max_norm / (total + 1e-6)
     if coef >= 1.0:
-        return total  # 노름이 max_norm 이하이면 그대로 둡니다.
+        return total  # 배율이 1 이상이면(노름 + 1e-6 <= max_norm) 그대로 둡니다.
     with np.errstate(invalid="ignore"):  # 노름이 inf나 NaN이면 PyTorch처럼 조용히 NaN이 됩니다.
         for param, value in zip(params, values, strict=True):
             if isinstance(value, np.ndarray) and value.flags.writeable:
