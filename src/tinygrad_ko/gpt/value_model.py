@@ -203,7 +203,7 @@ class ValueGPT:
 
 # --8<-- [start:adam]
 class ValueAdam:
-    """Value 매개변수 목록의 Adam. 식은 PyTorch의 torch.optim.Adam과 같습니다(가중치 감쇠 없음)."""
+    """Value 매개변수 목록의 Adam(가중치 감쇠 없음)."""
 
     def __init__(self, params: list[Value], lr: float = 0.01, betas=(0.85, 0.99), eps=1e-8):
         self.params, self.lr, self.betas, self.eps = list(params), lr, betas, eps
