@@ -246,6 +246,28 @@ def test_train_stops_with_a_korean_message_when_the_loss_is_not_finite():
     assert len(losses) < 10
 
 
+def test_train_blames_the_data_not_the_learning_rate_when_the_loss_is_not_finite_at_step_0():
+    X, y = make_moons(40, noise=0.1, seed=0)
+    X[5, 0] = float("nan")
+    model = MLP(2, [8, 1], seed=0)
+    before = _weights(model)
+    with pytest.raises(RuntimeError) as info:
+        train(model, X, y, steps=3, learning_rate=0.5)
+    message = str(info.value)
+    # 갱신이 한 번도 없었으므로 발산도, 학습률도 원인이 아닙니다.
+    assert "갱신 전" in message and "학습률 탓이 아닙니다" in message
+    assert "발산" not in message and "learning_rate" not in message
+    assert "X[5]" in message and "nan" in message  # 받은 값 중 문제인 것을 짚습니다
+    assert message.endswith("세요.")
+    assert np.array_equal(_weights(model), before, equal_nan=True)
+    # X가 멀쩡하면 받은 모델의 처음 가중치를 의심하라고 합니다.
+    X, y = make_moons(40, noise=0.1, seed=0)
+    model.parameters()[0].data = float("nan")
+    with pytest.raises(RuntimeError, match="처음 가중치가 유한한지") as info:
+        train(model, X, y, steps=3, learning_rate=0.5)
+    assert "학습률 탓이 아닙니다" in str(info.value)
+
+
 def _weights(module):
     return [p.data for p in module.parameters()]
 

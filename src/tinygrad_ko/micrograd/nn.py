@@ -270,8 +270,8 @@ def train(
     """전체 데이터로 `steps`번 경사 하강법을 하고 마지막 (손실, 정확도)를 돌려줍니다.
 
     `on_step(step, loss, accuracy)`를 주면 스텝마다 갱신 전의 손실과 정확도로 부릅니다.
-    손실이 유한한 수가 아니게 되면(inf, NaN: 학습률이 너무 커서 발산) 그 스텝에서 RuntimeError로
-    멈춥니다. 계속하면 가중치에 inf와 NaN이 생겨 그 뒤의 숫자는 뜻이 없습니다.
+    손실이 inf나 NaN이 되면 그 스텝에서 RuntimeError로 멈추고, 갱신 전인 0번 스텝이면 X를,
+    그 뒤면 학습률을 의심하라고 알립니다. 계속하면 그 뒤의 숫자는 뜻이 없습니다.
     """
     for step in range(steps):
         scores = [model(x) for x in X]  # 순전파: 점마다 계산 그래프가 새로 만들어집니다
@@ -280,7 +280,7 @@ def train(
         if on_step is not None:
             on_step(step, loss.data, acc)
         if not math.isfinite(loss.data):
-            raise _diverged(step, loss.data, learning_rate)
+            raise _not_finite(step, loss.data, learning_rate, X)
         model.zero_grad()  # 이전 스텝의 기울기가 쌓이지 않도록
         loss.backward()
         sgd_step(model.parameters(), learning_rate)
@@ -291,12 +291,34 @@ def train(
 # --8<-- [end:train]
 
 
-def _diverged(step: int, loss: float, learning_rate: float) -> RuntimeError:
-    return RuntimeError(
-        f"{step}번 스텝의 손실이 유한한 수가 아닙니다({loss!r}). 가중치가 발산했으므로 학습을 "
-        f"멈춥니다. 학습률(learning_rate={learning_rate!r})을 줄여(예: 10분의 1) 새 모델로 다시 "
-        f"학습하세요."
+def _not_finite(
+    step: int, loss: float, learning_rate: float, X: Sequence[Sequence[float]]
+) -> RuntimeError:
+    if step > 0:
+        return RuntimeError(
+            f"{step}번 스텝의 손실이 유한한 수가 아닙니다({loss!r}). 가중치가 발산했으므로 학습을 "
+            f"멈춥니다. 학습률(learning_rate={learning_rate!r})을 줄여(예: 10분의 1) 새 모델로 다시 "
+            f"학습하세요."
+        )
+    # 아직 한 번도 갱신하지 않았으므로 학습률은 원인이 아닙니다. 받은 값에서 원인을 찾습니다.
+    found = _first_non_finite(X)  # y의 inf/NaN은 hinge_loss가 먼저 ValueError로 막습니다
+    what_to_do = (
+        f"받은 {found}입니다. X의 inf와 NaN을 고치세요."
+        if found
+        else "X에는 inf나 NaN이 없으니, 너무 큰 값이 없는지와 모델의 처음 가중치가 유한한지 확인하세요."
     )
+    return RuntimeError(
+        f"갱신 전(0번 스텝)인데 손실이 유한한 수가 아닙니다({loss!r}). 아직 가중치를 옮기지 "
+        f"않았으므로 학습률 탓이 아닙니다. {what_to_do}"
+    )
+
+
+def _first_non_finite(X: Sequence[Sequence[float]]) -> str | None:
+    """X에서 inf나 NaN이 든 첫 점을 "X[5]가 [nan, 0.6165]" 꼴로 돌려줍니다. 없으면 None."""
+    for i, x in enumerate(X):
+        if not all(math.isfinite(float(v)) for v in x):
+            return f"X[{i}]가 [{', '.join(f'{float(v):.4g}' for v in x)}]"
+    return None
 
 
 def __getattr__(name: str) -> object:
