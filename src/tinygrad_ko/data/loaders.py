@@ -140,8 +140,8 @@ class SeqDataLoader(DataLoader):
 
     길이 n인 시계열을 길이 n // batch_size의 구간으로 나누고, b번 흐름은 b번 구간을 처음부터 차례로
     읽습니다. 순서가 중요하므로 섞지 않습니다. `len(loader)`는 한 에포크의 시각 수 n // batch_size이고,
-    남는 끝 n % batch_size개는 읽지 않습니다. DeZero는 ceil(n / batch_size)번 읽어, 마지막 시각에
-    흐름마다 다음 흐름의 첫 샘플을 읽습니다(구간이 한 칸씩 겹침).
+    남는 끝 n % batch_size개는 읽지 않습니다. DeZero는 ceil(n / batch_size)번 읽어, 나누어떨어지지 않으면
+    마지막 시각에 앞 흐름은 다음 흐름의 첫 샘플을, 마지막 흐름은 남는 끝의 첫 샘플을 읽습니다.
     """
 
     def __init__(self, dataset, batch_size: int) -> None:
