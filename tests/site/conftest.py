@@ -204,10 +204,13 @@ def pytest_collection_modifyitems(items):
         if "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
 
-    def order(item) -> tuple[bool, bool]:
-        # 사이트 테스트 가운데서도 페이지 순회의 결과를 읽는 테스트는 맨 끝에: 그 순회가 가장 늦게 끝납니다.
+    def order(item) -> tuple[bool, bool, bool]:
+        # 사이트 테스트 가운데서는 빌드만 있으면 되는 것(브라우저, 검색)을 먼저 돌리고, 장 노트북의 결과를
+        # 기다리는 테스트를 그 뒤에, 페이지 순회의 결과를 읽는 테스트를 맨 끝에 둡니다. 노트북과 순회는 빌드
+        # 뒤에 사이트 줄에서 돌므로, 그동안 pytest 가 할 일을 먼저 합니다.
+        used = set(getattr(item, "fixturenames", ()))
         name = getattr(item, "originalname", "")
-        return "built_site" in getattr(item, "fixturenames", ()), name in (PAGE_TEST, PHONE_TEST)
+        return "built_site" in used, name in (PAGE_TEST, PHONE_TEST), bool(used & NEEDS_TAKE_HOME)
 
     items.sort(key=order)  # 안정 정렬
 
