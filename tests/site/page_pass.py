@@ -33,6 +33,7 @@ from sitetools import (  # noqa: E402
     find_chromium,
     new_context,
     open_page,
+    scroll_to,
     small_diagram_labels,
     watch,
 )
@@ -87,7 +88,7 @@ def phone_pass(browser, base: str, site: Path, screenshot: Path) -> None:
                 kind="phone", page=page_path, measured=measured, problems=small_diagram_labels(page)
             )
         open_page(page, base + "part5/40-im2col-conv2d.html")
-        page.locator(".mermaid").first.scroll_into_view_if_needed()
+        scroll_to(page.locator(".mermaid").first)
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot))
     finally:

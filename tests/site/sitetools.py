@@ -223,6 +223,21 @@ def open_page(page, url: str) -> None:
     page.evaluate(WAIT_FOR_RENDERING)
 
 
+# 두 프레임을 기다린 뒤(스크롤이 바꾼 클래스로 전환이 시작되도록) 돌고 있는 CSS 전환과 애니메이션이 모두
+# 끝나기를 기다립니다. 머리글은 스크롤하면 사이트 이름과 장 제목을 0.25초쯤 겹쳐 바꾸므로, 바로 찍은
+# 스크린숏에는 두 글자가 겹쳐 보였습니다.
+SETTLE = """async () => {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
+}"""
+
+
+def scroll_to(locator) -> None:
+    """요소가 보이게 스크롤하고, 스크롤이 일으킨 화면 전환이 끝날 때까지 기다립니다(스크린숏 전에)."""
+    locator.scroll_into_view_if_needed()
+    locator.page.evaluate(SETTLE)
+
+
 def search(page, query: str, base: str) -> set[str]:
     """Material의 검색창에 입력하고, 결과에 나온 페이지 경로를 모두 모읍니다(스크롤해서 더 불러옴).
 

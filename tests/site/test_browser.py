@@ -21,6 +21,7 @@ from sitetools import (
     STATS,
     new_context,
     open_page,
+    scroll_to,
     search,
     source_pages,
     watch,
@@ -90,7 +91,7 @@ def test_plots_drawn_by_the_pages_follow_the_colour_scheme(browser, site_url, sc
                  };
                }"""
         )
-        page.locator("figure.tinygrad-ko-plot").first.scroll_into_view_if_needed()
+        scroll_to(page.locator("figure.tinygrad-ko-plot").first)
         page.screenshot(path=str(SCREENSHOTS / f"plot-{scheme}.png"))
     finally:
         context.close()
@@ -113,7 +114,7 @@ def test_glossary_meanings_fit_on_a_phone(browser, site_url):
                })"""
         )
         overflow = page.evaluate("() => document.documentElement.scrollWidth")
-        page.locator("table").first.scroll_into_view_if_needed()
+        scroll_to(page.locator("table").first)
         page.screenshot(path=str(SCREENSHOTS / "phone-glossary.png"))
     finally:
         context.close()
@@ -194,7 +195,7 @@ def test_offline_archive_opens_from_disk_with_search_formulas_and_diagrams(
             "() => [document.querySelectorAll('mjx-container').length,"
             " document.querySelectorAll('.mermaid').length]"
         )
-        page.locator(".mermaid").first.scroll_into_view_if_needed()
+        scroll_to(page.locator(".mermaid").first)
         page.screenshot(path=str(SCREENSHOTS / "offline-archive-diagram.png"))
     finally:
         context.close()
