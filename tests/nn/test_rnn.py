@@ -166,6 +166,20 @@ def test_truncated_bptt_updates_every_window_including_the_last(cut):
     assert _train_truncated(model, loader, 2, 10, finish) == [4, 4]  # 33시각: 10, 20, 30, 33
 
 
+def test_a_state_left_attached_across_windows_is_told_to_detach_it():
+    """LSTM의 c를 떼어 내지 않고 다음 창을 역전파하면, 해제된 그래프 메시지가 retain_graph만이 아니라
+    상태를 detach()하라고도 알려야 합니다(잘린 역전파에서 retain_graph=True는 앞 창의 그래프를 계속 붙잡는
+    틀린 처방입니다)."""
+    lstm = LSTM(3, in_size=1, seed=0)
+    x = np.ones((1, 1), np.float32)
+    (lstm(x).sum() + lstm(x).sum()).backward()
+    lstm.h = lstm.h.detach()  # c는 떼어 내지 않습니다.
+    with pytest.raises(RuntimeError, match=r"detach\(\)") as info:
+        (lstm(x).sum() + lstm(x).sum()).backward()
+    # 같은 그래프를 두 번 역전파할 때의 처방도 남습니다.
+    assert "retain_graph=True" in str(info.value)
+
+
 @pytest.mark.parametrize("cls", [RNN, LSTM])
 def test_a_batch_size_change_without_reset_state_is_refused(cls):
     """상태가 배치 2인데 배치 1을 넣으면 예전에는 조용히 (2, H)로 브로드캐스트했습니다(배치 4는 NumPy 문장)."""

@@ -80,7 +80,7 @@ class RNN(Layer):
 
 # --8<-- [start:lstm]
 class LSTM(Layer):
-    """LSTM: 게이트 f(잊기), i(입력), o(출력)와 새 기억 후보 u로 기억 셀 c와 은닉 상태 h를 고칩니다.
+    """LSTM: 게이트 f(잊기), i(입력), o(출력)와 새 기억 후보 u로 셀 상태 c와 은닉 상태 h를 고칩니다.
 
     f, i, o = sigmoid(x·W_x + b + h·W_h), u = tanh(x·W_xu + b_u + h·W_hu),
     c_new = f·c + i·u, h_new = o·tanh(c_new). 처음 시각에는 h와 c가 0인 것과 같습니다.
@@ -106,7 +106,7 @@ class LSTM(Layer):
         self.reset_state()
 
     def reset_state(self) -> None:
-        """은닉 상태 h와 기억 셀 c를 지웁니다."""
+        """은닉 상태 h와 셀 상태 c를 지웁니다."""
         self.h = None
         self.c = None
 
