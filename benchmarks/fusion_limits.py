@@ -205,7 +205,13 @@ def measure_order(n: int, repeats: int) -> dict:
     order = np.argsort(shuffled, axis=None)
     ordered = shuffled.reshape(-1)[order].reshape(n, n)
     found = _candidates(lazy, compiler, shuffled)
-    cases = ["C 융합 기본", "C 두 커널 기본", "C 사슬 기본", "C 사슬 -fno-trapping-math 뺌", "C 사슬 fmaxf"]
+    cases = [
+        "C 융합 기본",
+        "C 두 커널 기본",
+        "C 사슬 기본",
+        "C 사슬 -fno-trapping-math 뺌",
+        "C 사슬 fmaxf",
+    ]
     runs, outs = {}, {}
     for case in cases:
         run = found[case]["run"]  # 섞은 입력(shuffled)에 묶여 있습니다
@@ -231,11 +237,11 @@ def measure_order(n: int, repeats: int) -> dict:
         run()
     for case, (first, second) in outs.items():
         if not np.array_equal(first.reshape(-1)[order], second.reshape(-1)):
-            raise AssertionError(f"{case}: 정렬한 입력의 결과가 섞은 입력의 결과를 같은 순서로 놓은 것과 다릅니다.")
+            raise AssertionError(
+                f"{case}: 정렬한 입력의 결과가 섞은 입력의 결과를 같은 순서로 놓은 것과 다릅니다."
+            )
     times = alternate(runs, repeats, time.process_time_ns)
-    return {
-        name: {"ms": times[name], "median_ms": statistics.median(times[name])} for name in runs
-    }
+    return {name: {"ms": times[name], "median_ms": statistics.median(times[name])} for name in runs}
 
 
 def describe_machine() -> dict:
@@ -257,7 +263,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,3000", help="정사각 배열의 한 변들(쉼표로)")
     parser.add_argument("--repeats", type=int, default=11)
-    parser.add_argument("--order", action="store_true", help="입력 순서 실험(섞은 입력 대 정렬한 입력)")
+    parser.add_argument(
+        "--order", action="store_true", help="입력 순서 실험(섞은 입력 대 정렬한 입력)"
+    )
     parser.add_argument("--json", default=None, help="결과를 쓸 파일")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="tinygrad_ko-fusion-")

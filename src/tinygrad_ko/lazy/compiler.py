@@ -294,7 +294,9 @@ def called_functions(source: str, options: tuple[str, ...] | None = None) -> lis
     벡터화한 반복문이 스칼라 `expf` 대신 그 벡터판(예: glibc의 `_ZGVdN8v_expf`)을 부르는지 봅니다.
     """
     # x86-64의 call/jmp, arm64의 bl/b. 점으로 시작하는 이름(.L3)은 함수 안의 자리입니다.
-    return sorted(set(re.findall(r"\b(?:call|jmp|bl|b)\s+([A-Za-z_]\w*)", assembly(source, options))))
+    return sorted(
+        set(re.findall(r"\b(?:call|jmp|bl|b)\s+([A-Za-z_]\w*)", assembly(source, options)))
+    )
 
 
 def assembly(source: str, options: tuple[str, ...] | None = None) -> str:
