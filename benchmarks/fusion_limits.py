@@ -2,6 +2,7 @@
 
     python3 benchmarks/fusion_limits.py                      # 1000×1000과 3000×3000, 11번씩: 이 기계에서 30초 남짓
     python3 benchmarks/fusion_limits.py --sizes 64 --repeats 1 --json /tmp/f.json   # 도는지만 보기
+    python3 benchmarks/fusion_limits.py --order --sizes 1000   # 입력 순서 실험(results/fusion_order.json)
 
 56장의 페이지는 저장된 결과(`benchmarks/results/fusion_limits.json`)를 읽어 표를 출력합니다. 페이지의
 테스트는 시간을 재지 않고, 컴파일러가 반복문을 벡터화했는지와 값만 확인합니다.
@@ -13,6 +14,9 @@
 - 시간은 이 프로세스의 CPU 시간(`process_time_ns`)이고, 후보들을 반복마다 순서를 돌려 가며 번갈아 잰 중앙값입니다.
 - 재기 전에 값을 확인합니다: 사슬은 `-ffast-math`가 아닌 모든 판이 NumPy와 원소마다 같고, 융합한 것과 나눈
   것의 값이 같아야 합니다.
+- `--order`: 같은 값을 섞은 순서(표준정규분포에서 뽑은 그대로)와 정렬한 순서로 넣어 C 커널 몇 개를 잽니다.
+  벡터화하지 않은 반복문에서 relu는 조건 분기가 되므로, 분기를 얼마나 맞히는지가 입력의 순서에 달렸는지 봅니다.
+  재기 전에 두 순서의 결과가 같은 자리끼리 같은지(원소별 연산이므로) 확인합니다.
 - 커널 캐시는 이 프로세스만의 임시 폴더에 둡니다.
 """
 
@@ -40,6 +44,7 @@ import machine  # noqa: E402 - 위의 경로를 먼저 넣어야 합니다
 from lazy_work import alternate, chain  # noqa: E402
 
 RESULT = HERE / "results" / "fusion_limits.json"
+ORDER_RESULT = HERE / "results" / "fusion_order.json"
 VECTOR_EXP = (
     "-fno-math-errno",
     "-D__FAST_MATH__",
@@ -96,6 +101,7 @@ def _candidates(lazy, compiler, a: np.ndarray) -> dict[str, dict]:
             "group": group,
             "run": lambda: run(out, a),
             "out": out,
+            "source": source,
             "options": list(options),
             "calls": compiler.called_functions(source, options),
             **_report(compiler, message),
@@ -122,6 +128,7 @@ def _candidates(lazy, compiler, a: np.ndarray) -> dict[str, dict]:
         "group": "chain_exp",
         "run": lambda: (run_chain(middle, a), run_exp(split_out, middle)),
         "out": split_out,
+        "exp_source": only_exp_src,
     }
     add("chain_exp", "C 융합 벡터 exp", fused_src, (*base, *VECTOR_EXP))
 
@@ -181,12 +188,60 @@ def measure(n: int, repeats: int) -> dict:
     times = alternate(runs, repeats, time.process_time_ns)
     return {
         name: {
-            **{k: v for k, v in case.items() if k not in ("run", "out")},
+            **{k: v for k, v in case.items() if k not in ("run", "out", "source", "exp_source")},
             "ms": times[name],
             "median_ms": statistics.median(times[name]),
         }
         for name, case in found.items()
     }
+
+
+def measure_order(n: int, repeats: int) -> dict:
+    """같은 값을 섞은 순서와 정렬한 순서로 넣어 잽니다. 이름은 "후보, 섞은 입력"과 "후보, 정렬한 입력"."""
+    from tinygrad_ko import lazy
+    from tinygrad_ko.lazy import compiler
+
+    shuffled = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    order = np.argsort(shuffled, axis=None)
+    ordered = shuffled.reshape(-1)[order].reshape(n, n)
+    found = _candidates(lazy, compiler, shuffled)
+    cases = [
+        "C 융합 기본",
+        "C 두 커널 기본",
+        "C 사슬 기본",
+        "C 사슬 -fno-trapping-math 뺌",
+        "C 사슬 fmaxf",
+    ]
+    runs, outs = {}, {}
+    for case in cases:
+        run = found[case]["run"]  # 섞은 입력(shuffled)에 묶여 있습니다
+        if case == "C 두 커널 기본":
+            run_chain, _ = compiler.build(found["C 사슬 기본"]["source"])
+            run_exp, _ = compiler.build(found["C 두 커널 기본"]["exp_source"])
+            middle, out = np.empty_like(ordered), np.empty_like(ordered)
+
+            def again(run_chain=run_chain, run_exp=run_exp, middle=middle, out=out):
+                run_chain(middle, ordered)
+                run_exp(out, middle)
+
+        else:
+            kernel, _ = compiler.build(found[case]["source"], tuple(found[case]["options"]))
+            out = np.empty_like(ordered)
+
+            def again(kernel=kernel, out=out):
+                kernel(out, ordered)
+
+        runs[f"{case}, 섞은 입력"], runs[f"{case}, 정렬한 입력"] = run, again
+        outs[case] = (found[case]["out"], out)
+    for run in runs.values():
+        run()
+    for case, (first, second) in outs.items():
+        if not np.array_equal(first.reshape(-1)[order], second.reshape(-1)):
+            raise AssertionError(
+                f"{case}: 정렬한 입력의 결과가 섞은 입력의 결과를 같은 순서로 놓은 것과 다릅니다."
+            )
+    times = alternate(runs, repeats, time.process_time_ns)
+    return {name: {"ms": times[name], "median_ms": statistics.median(times[name])} for name in runs}
 
 
 def describe_machine() -> dict:
@@ -208,7 +263,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,3000", help="정사각 배열의 한 변들(쉼표로)")
     parser.add_argument("--repeats", type=int, default=11)
-    parser.add_argument("--json", default=str(RESULT), help="결과를 쓸 파일")
+    parser.add_argument(
+        "--order", action="store_true", help="입력 순서 실험(섞은 입력 대 정렬한 입력)"
+    )
+    parser.add_argument("--json", default=None, help="결과를 쓸 파일")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="tinygrad_ko-fusion-")
     os.environ["TINYGRAD_KO_CACHE"] = folder
@@ -222,13 +280,14 @@ def main() -> None:
         info = describe_machine()
         sizes = {}
         for n in (int(s) for s in args.sizes.split(",")):
-            sizes[str(n)] = measure(n, args.repeats)
+            sizes[str(n)] = (measure_order if args.order else measure)(n, args.repeats)
             for name, row in sizes[str(n)].items():
                 print(
-                    f"{n:>5} {name:28} {row['median_ms']:9.3f} ms  벡터화 {row.get('vectorized')}"
+                    f"{n:>5} {name:40} {row['median_ms']:9.3f} ms  벡터화 {row.get('vectorized')}"
                 )
         info["load_after"] = machine.load_average()
-        Path(args.json).write_text(
+        default = ORDER_RESULT if args.order else RESULT
+        Path(args.json or default).write_text(
             json.dumps(
                 {"machine": info, "repeats": args.repeats, "sizes": sizes},
                 ensure_ascii=False,

@@ -327,6 +327,15 @@ def test_called_functions_reads_the_assembly(fresh_cache):
     assert not list(fresh_cache.glob("*"))  # 어셈블리는 캐시에 남기지 않습니다
 
 
+def test_assembly_returns_the_compilers_assembly_text(fresh_cache):
+    """assembly: 56장이 세는 명령(비교, 조건 분기)이 들어 있는 어셈블리 글. 커널 함수의 이름이 보이고 캐시에 남지 않습니다."""
+    text = compiler.assembly(only_source())
+    assert "kernel" in text and "\n" in text
+    assert not list(fresh_cache.glob("*"))
+    with pytest.raises(RuntimeError, match="C 컴파일러가 실패했습니다"):
+        compiler.assembly(only_source(), ("-fno-such-option-for-tinygrad-ko",))
+
+
 def test_eviction_age_is_the_last_compile_or_disk_load(fresh_cache):
     """55장의 문장: "오래"는 마지막으로 컴파일했거나 파일에서 불러온 때입니다. 프로세스 안에서 다시 쓰면 그대로입니다."""
     compute(6.0)

@@ -58,3 +58,28 @@ def test_fusion_limits_benchmark_writes_its_table(tmp_path):
     assert all(len(row["ms"]) == 1 for row in rows.values())
     if compiler.is_gcc():
         assert rows["C 사슬 기본"]["vectorized"] and not rows["C exp 기본"]["vectorized"]
+
+
+@pytest.mark.slow  # 커널 다섯 개를 컴파일합니다
+def test_fusion_limits_order_mode_times_both_orders(tmp_path):
+    """56장이 읽는 입력 순서 실험(--order): 같은 값을 섞은 순서와 정렬한 순서로 잰 두 줄이 후보마다 적히는지 봅니다."""
+    import json
+
+    from tinygrad_ko.lazy import compiler
+
+    if compiler.command() is None:
+        pytest.skip("C 컴파일러가 없어 이 벤치마크는 잴 것이 없습니다")
+    out = tmp_path / "order.json"
+    completed = subprocess.run(
+        [sys.executable, "benchmarks/fusion_limits.py", "--order", "--sizes", "32"]
+        + ["--repeats", "1", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))["sizes"]["32"]
+    for case in ("C 융합 기본", "C 두 커널 기본", "C 사슬 기본", "C 사슬 -fno-trapping-math 뺌"):
+        assert len(rows[f"{case}, 섞은 입력"]["ms"]) == 1
+        assert len(rows[f"{case}, 정렬한 입력"]["ms"]) == 1

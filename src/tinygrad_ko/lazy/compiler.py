@@ -292,12 +292,22 @@ def called_functions(source: str, options: tuple[str, ...] | None = None) -> lis
     """실험용(56장): source를 options로 어셈블리까지만 컴파일해, 커널이 부르는 함수들의 이름(정렬).
 
     벡터화한 반복문이 스칼라 `expf` 대신 그 벡터판(예: glibc의 `_ZGVdN8v_expf`)을 부르는지 봅니다.
+    """
+    # x86-64의 call/jmp, arm64의 bl/b. 점으로 시작하는 이름(.L3)은 함수 안의 자리입니다.
+    return sorted(
+        set(re.findall(r"\b(?:call|jmp|bl|b)\s+([A-Za-z_]\w*)", assembly(source, options)))
+    )
+
+
+def assembly(source: str, options: tuple[str, ...] | None = None) -> str:
+    """실험용(56장): source를 options로 어셈블리까지만 컴파일한 글(기계어 명령을 글자로 적은 것).
+
     어셈블리는 임시 폴더에 두었다가 지웁니다(캐시에 남기지 않습니다). 실패하면 RuntimeError.
     """
     cc = command()
     if cc is None:
         raise RuntimeError(
-            "C 컴파일러(cc, gcc, clang)를 찾지 못해 called_functions를 쓸 수 없습니다. 컴파일러를 "
+            "C 컴파일러(cc, gcc, clang)를 찾지 못해 어셈블리를 얻을 수 없습니다. 컴파일러를 "
             "설치하거나 환경 변수 TINYGRAD_KO_CC로 컴파일러 명령을 주세요."
         )
     with tempfile.TemporaryDirectory(prefix="tinygrad_ko-asm-") as folder:
@@ -312,8 +322,7 @@ def called_functions(source: str, options: tuple[str, ...] | None = None) -> lis
             f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
             f"옵션과 소스를 확인하세요. 컴파일러의 메시지:\n{done.stderr.strip()[-2000:]}"
         )
-    # x86-64의 call/jmp, arm64의 bl/b. 점으로 시작하는 이름(.L3)은 함수 안의 자리입니다.
-    return sorted(set(re.findall(r"\b(?:call|jmp|bl|b)\s+([A-Za-z_]\w*)", done.stdout)))
+    return done.stdout
 
 
 def _lock(source: str) -> threading.Lock:
