@@ -19,7 +19,8 @@ def test_zero_one_labels_are_refused_with_a_hint(function):
     scores = [Value(0.5), Value(-0.5)]
     with pytest.raises(ValueError, match=r"-1 또는 \+1") as info:
         function(scores, [1, 0])  # 고치기 전: 손실 0.75, 정확도 1.0
-    assert "1번 레이블: 0." in str(info.value) and "2 * y - 1" in str(info.value)
+    # 자리는 파이썬 인덱스로 적습니다: "1번 레이블"은 첫 번째로 읽힙니다.
+    assert "labels[1]: 0." in str(info.value) and "2 * y - 1" in str(info.value)
 
 
 @pytest.mark.parametrize("labels", [[1.0, 2.0], [1.0, -0.5], [True, False], [1.0, math.nan]])
@@ -35,7 +36,7 @@ def test_numpy_labels_of_plus_minus_one_still_work():
 
 
 def test_hinge_loss_with_float_scores_says_to_pass_the_model_output():
-    with pytest.raises(TypeError, match="0번 점의 점수가 Value가 아닙니다") as info:
+    with pytest.raises(TypeError, match=r"점수가 Value가 아닙니다. 받은 scores\[0\]: ") as info:
         hinge_loss([0.5, -0.3], [1, -1])  # 고치기 전: AttributeError 'float' ... 'relu'
     assert "model(x)의 결과를 그대로" in str(info.value)
 

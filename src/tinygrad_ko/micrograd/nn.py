@@ -226,7 +226,8 @@ def _check_points(
                 todo = "0/1 레이블이라면 2 * y - 1로 -1/+1 레이블을 만들어 넘겨 주세요."
             else:
                 todo = "레이블을 -1과 +1로 바꿔 주세요."
-            raise ValueError(f"레이블은 -1 또는 +1이어야 합니다. 받은 {i}번 레이블: {yi!r}. {todo}")
+            # 자리는 파이썬 인덱스로 적습니다("1번 레이블"은 첫 번째로 읽힙니다).
+            raise ValueError(f"레이블은 -1 또는 +1이어야 합니다. 받은 labels[{i}]: {yi!r}. {todo}")
         signs.append(y)
     return signs
 
@@ -244,7 +245,7 @@ def _not_a_score(score: object, i: int) -> TypeError:
         )
     else:
         hint = "model(x)가 돌려준 Value를 넘기세요."
-    return TypeError(f"{i}번 점의 점수가 Value가 아닙니다. 받은 것: {describe(score)}. {hint}")
+    return TypeError(f"점수가 Value가 아닙니다. 받은 scores[{i}]: {describe(score)}. {hint}")
 
 
 # --8<-- [start:sgd]
