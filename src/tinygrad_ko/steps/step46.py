@@ -36,7 +36,7 @@ class Optimizer:
 
     def update(self):
         params = [p for p in self.target.params() if p.grad is not None]
-        for hook in self.hooks:  # 예: 가중치 감쇠, 미분값 자르기
+        for hook in self.hooks:  # 예: 가중치 감소, 기울기 자르기
             hook(params)
         for param in params:
             self.update_one(param)
