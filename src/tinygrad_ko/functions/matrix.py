@@ -1,6 +1,8 @@
 """행렬 곱(`matmul`, 연산자 `@`)과 그 위의 완전 연결 층 계산(`linear`: x @ W + b).
 
-`y = x @ W`에서 x가 (N, D), W가 (D, H)이면 y는 (N, H)입니다. 역전파는 모양을 맞추면 저절로 나옵니다.
+`y = x @ W`에서 x가 (N, D), W가 (D, H)이면 y는 (N, H)입니다. 역전파는 연쇄 법칙으로 유도하고
+모양으로 점검합니다. N, D, H 가운데 두 크기만 같아도 틀린 곱의 모양이 맞을 수 있어, 모양만으로는
+식이 정해지지 않습니다.
 
 - gx = gy @ W.T: (N, H) @ (H, D) = (N, D), x와 같은 모양
 - gW = x.T @ gy: (D, N) @ (N, H) = (D, H), W와 같은 모양
@@ -20,6 +22,7 @@ from ..autograd.variable import Variable
 from .elementwise import LibraryFunction, _operand, _operands, _sum_to
 
 
+# --8<-- [start:matrix_helpers]
 def _matrix_t(a):
     """마지막 두 축을 바꿉니다(행렬마다의 전치). ndarray와 Variable에 모두 씁니다."""
     if a.ndim == 2:
@@ -33,6 +36,9 @@ def _as_matrices(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple:
     x2 = (1, *x_shape) if len(x_shape) == 1 else x_shape
     w2 = (*w_shape, 1) if len(w_shape) == 1 else w_shape
     return x2, w2
+
+
+# --8<-- [end:matrix_helpers]
 
 
 # --8<-- [start:matmul]
