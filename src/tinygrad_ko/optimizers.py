@@ -197,14 +197,14 @@ class SGD(Optimizer):
         param.data -= self.lr * grad
 
 
-# --8<-- [end:sgd]
-
-
 class MomentumSGD(SGD):
     """모멘텀 SGD(책의 이름). `SGD(params, lr, momentum=0.9)`와 같습니다."""
 
     def __init__(self, params, lr: float = 0.001, momentum: float = 0.9, **options) -> None:
         super().__init__(params, lr=lr, momentum=momentum, **options)
+
+
+# --8<-- [end:sgd]
 
 
 # --8<-- [start:adagrad]
