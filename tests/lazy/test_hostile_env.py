@@ -210,9 +210,18 @@ def test_version_names_the_compiler_or_is_empty_without_one(fresh_cache, monkeyp
 
 @pytest.mark.parametrize(
     "flag",
-    ["-ffast-math", "-Ofast", "-funsafe-math-optimizations", "-ffinite-math-only", "-D__FAST_MATH__"],
+    [
+        "-ffast-math",
+        "-Ofast",
+        "-funsafe-math-optimizations",
+        "-ffinite-math-only",
+        "-D__FAST_MATH__",
+        "-D __FAST_MATH__=1",
+    ],
 )
-def test_value_changing_flag_in_compiler_command_is_refused_in_korean(fresh_cache, monkeypatch, flag):
+def test_value_changing_flag_in_compiler_command_is_refused_in_korean(
+    fresh_cache, monkeypatch, flag
+):
     """TINYGRAD_KO_CC에 값을 바꾸는 옵션이 있으면 컴파일하지 않고 받은 값과 할 일을 말하는 ValueError."""
     monkeypatch.setenv("TINYGRAD_KO_CC", f"cc -O2 {flag}")
     compiler.reset()
@@ -243,7 +252,9 @@ def test_fast_math_in_compiler_command_changes_neither_values_nor_numpy(tmp_path
         "print(np.float32(1e-40) * np.float32(1) > 0)\n"
     )
     env = {**os.environ, "TINYGRAD_KO_CC": f"{cc} -ffast-math", "TINYGRAD_KO_CACHE": str(tmp_path)}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(lazy.__file__)), *sys.path])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(lazy.__file__)), *sys.path]
+    )
     done = subprocess.run(
         [sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120
     )
