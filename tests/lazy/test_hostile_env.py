@@ -206,3 +206,57 @@ def test_version_names_the_compiler_or_is_empty_without_one(fresh_cache, monkeyp
         assert compiler.version() == ""
     finally:
         compiler.reset()
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "-ffast-math",
+        "-Ofast",
+        "-funsafe-math-optimizations",
+        "-ffinite-math-only",
+        "-D__FAST_MATH__",
+        "-D __FAST_MATH__=1",
+    ],
+)
+def test_value_changing_flag_in_compiler_command_is_refused_in_korean(
+    fresh_cache, monkeypatch, flag
+):
+    """TINYGRAD_KO_CC에 값을 바꾸는 옵션이 있으면 컴파일하지 않고 받은 값과 할 일을 말하는 ValueError."""
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"cc -O2 {flag}")
+    compiler.reset()
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CC") as info:
+        compiler.command()
+    message = str(info.value)
+    assert repr(f"cc -O2 {flag}") in message and f"값을 바꾸는 옵션 {flag}" in message
+    assert "-O2," not in message and "compiler.build" in message
+
+
+@needs_cc
+def test_fast_math_in_compiler_command_changes_neither_values_nor_numpy(tmp_path):
+    """고치기 전: TINYGRAD_KO_CC="cc -ffast-math"이면 (x + 1e8) - 1e8이 x를 그대로 돌려줬고(NumPy는 [0 0 0 8]),
+    -ffast-math가 링크에도 닿아 crtfastmath.o가 붙어, 같은 프로세스의 NumPy가 비정규수를 0으로 바꿨습니다.
+    FTZ는 프로세스의 상태라 자식 프로세스에서 봅니다."""
+    import subprocess
+
+    [cc] = compiler.command()
+    child = (
+        "import numpy as np\n"
+        "from tinygrad_ko import lazy\n"
+        "x = np.array([0.5, 1.5, 3.0, 5.0], np.float32)\n"
+        "try:\n"
+        "    with lazy.using_backend('c'):\n"
+        "        print(((lazy.Tensor(x) + 1e8) - 1e8).numpy().tolist())\n"
+        "except ValueError as error:\n"
+        "    print('ValueError', '-ffast-math' in str(error))\n"
+        "print(np.float32(1e-40) * np.float32(1) > 0)\n"
+    )
+    env = {**os.environ, "TINYGRAD_KO_CC": f"{cc} -ffast-math", "TINYGRAD_KO_CACHE": str(tmp_path)}
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(lazy.__file__)), *sys.path]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["ValueError True", "True"]

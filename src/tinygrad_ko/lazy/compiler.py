@@ -1,7 +1,8 @@
 """C 소스를 시스템 컴파일러로 공유 라이브러리로 만들고 `ctypes`로 불러옵니다(표준 라이브러리만 씁니다).
 
 - 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
-  `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다.
+  `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다. 그 인수에 값을 바꾸는
+  옵션(`-ffast-math` 같은 `VALUE_CHANGING`)이 있으면 한국어 ValueError로 거절합니다.
 - 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다(그래서 캐시의 이름에 CPU가 들어갑니다, `cpu_identity`). `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 연산이 트랩(trap,
   0으로 나누기 같은 예외가 난 자리에서 처리기를 부르는 것)을 일으키지 않는다고 가정하게 합니다. 값은 그대로이고, relu(`a <= 0 ? 0 : a`) 뒤에 상수와의 곱셈이나 덧셈이 오는
@@ -85,12 +86,35 @@ def command() -> list[str] | None:
         found = shlex.split(given) if given else None
     except ValueError as error:
         raise messages.bad_compiler_command(given, str(error)) from None
+    refused = _value_changing(found or [])
+    if refused:
+        raise messages.value_changing_compiler_flags(given, refused)
     found = found or None
     for name in () if found else ("cc", "gcc", "clang"):
         if shutil.which(name):
             found = [shutil.which(name)]
             break
     _state["searched"], _state["command"] = (given, path), found
+    return found
+
+
+# 값을 NumPy(IEEE 754)와 다르게 바꾸는 gcc·clang의 옵션. -ffast-math, -Ofast,
+# -funsafe-math-optimizations는 링크에 닿으면 crtfastmath.o를 붙여, 이 프로세스의 NumPy까지 비정규수를 0으로 바꿉니다.
+VALUE_CHANGING = re.compile(
+    r"-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math"
+    r"|-ffinite-math-only|-fno-signed-zeros|-fno-honor-(nans|infinities)|-fapprox-func"
+    r"|-fcx-limited-range|-mdaz-ftz|-mrecip(=.*)?|-ffp-model=(fast|aggressive)|-mfpmath=.*387.*"
+    r"|-D__FAST_MATH__(=.*)?"
+)
+
+
+def _value_changing(args: list[str]) -> list[str]:
+    """컴파일러 인수 가운데 커널의 값을 바꾸는 옵션들(`VALUE_CHANGING`), 받은 대로 적은 것."""
+    found = []
+    for before, arg in zip(["", *args], args, strict=False):
+        # "-D __FAST_MATH__"처럼 둘로 나눠 준 매크로는 붙여서 봅니다.
+        if VALUE_CHANGING.fullmatch(f"-D{arg}" if before == "-D" else arg):
+            found.append(f"-D {arg}" if before == "-D" else arg)
     return found
 
 
@@ -387,7 +411,8 @@ def _write_atomic(path, text: str) -> None:
 # --8<-- [start:compile]
 def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
     # 컴파일(-c)과 링크를 나눕니다. -ffast-math 같은 옵션을 링크에도 주면 gcc 12는 crtfastmath.o를 붙이고, 그
-    # 라이브러리를 불러온 스레드(와 그 뒤 그 스레드가 만든 스레드)가 비정규수를 0으로 바꿉니다. 링크에는 -shared만.
+    # 라이브러리를 불러온 스레드(와 그 뒤 그 스레드가 만든 스레드)가 비정규수를 0으로 바꿉니다. 링크에는 -shared만
+    # 줍니다. TINYGRAD_KO_CC의 인수는 링크에도 가므로 그런 옵션이 있으면 command()가 거절합니다.
     cc = command()
     obj, tmp = cache.temporary(lib_path.with_suffix(".o")), cache.temporary(lib_path)
     try:

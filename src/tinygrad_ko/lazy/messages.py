@@ -129,6 +129,17 @@ def bad_compiler_command(text: str, reason: str) -> ValueError:
     )
 
 
+def value_changing_compiler_flags(text: str, flags: list[str]) -> ValueError:
+    named = ", ".join(flags)
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CC의 값 {text!r}에 값을 바꾸는 옵션 {named}이(가) 들어 있어 이 컴파일러 명령을 "
+        f"쓰지 않습니다. 지연 엔진의 커널은 NumPy와 같은 IEEE 754 값을 내야 하는데, 이런 옵션은 계산 순서를 "
+        f"바꾸거나 NaN, 무한대, 비정규수가 없다고 가정해 값을 바꾸고, 링크에 닿으면 이 프로세스의 NumPy까지 "
+        f"비정규수를 0으로 바꿉니다. TINYGRAD_KO_CC에서 {named}을(를) 빼 주세요. 옵션에 따라 값과 속도가 "
+        f"어떻게 달라지는지 보려면 compiler.build(source, options)로 따로 컴파일하세요(56장)."
+    )
+
+
 def bad_timeout(text: str) -> ValueError:
     return ValueError(
         f"환경 변수 TINYGRAD_KO_CC_TIMEOUT의 값 {text!r}은(는) 쓸 수 없습니다. 컴파일을 기다릴 초를 0보다 큰 "
