@@ -20,8 +20,8 @@
 - 책은 `optimizer.setup(model)` 뒤 `optimizer.update()`를 부르고, 여기서는 생성자에 매개변수(또는
   모델)를 넘기고 `step()`을 부릅니다. 모델(`Layer`)을 넘기면 스텝마다 그 매개변수를 다시 모으므로,
   첫 호출에서 모양이 정해지는 층도 그대로 됩니다.
-- 책의 Adam은 eps를 편향 보정 전의 분모에 더하고, PyTorch는 보정한 뒤에 더합니다. 값이 아주 작은
-  미분값에서만 차이가 납니다. 여기서는 PyTorch의 식을 씁니다.
+- 책의 Adam은 eps를 편향 보정 전의 분모에 더하고, PyTorch는 보정한 뒤에 더합니다. 첫 스텝에서
+  미분값이 eps의 100배(1e-6)면 이미 20% 넘게 다릅니다(31장의 표). 여기서는 PyTorch의 식을 씁니다.
 - 모멘텀의 식은 겉모양이 다르지만(책: v ← αv − η·g, θ ← θ + v / PyTorch: b ← μb + g, θ ← θ − η·b)
   학습률이 바뀌지 않으면 v = −η·b라서 같은 값이 나옵니다.
 - `weight_decay`(L2 벌점)는 책의 `WeightDecay` 훅과 같은 일을 PyTorch처럼 인수로 합니다.
@@ -293,8 +293,8 @@ class Adam(Optimizer):
 
 # --8<-- [start:clip-grad-norm]
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False) -> float:
-    """모든 매개변수의 미분값을 하나로 이은 벡터의 노름(크기)이 max_norm보다 크면, 방향은 두고 크기만
-    max_norm으로 줄입니다(미분값을 제자리에서 곱합니다). 자르기 전의 노름을 돌려줍니다.
+    """모든 매개변수의 미분값을 하나로 이은 벡터의 노름(크기)을 max_norm 근처로 줄입니다. 방향은 두고
+    미분값을 제자리에서 곱합니다. 자르기 전의 노름을 돌려줍니다.
 
     PyTorch의 `torch.nn.utils.clip_grad_norm_`과 같은 식입니다. 곱하는 수는
     min(1, max_norm / (노름 + 1e-6))이고, 1보다 작을 때만 곱합니다. 미분값이 없는 매개변수는
