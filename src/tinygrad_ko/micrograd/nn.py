@@ -33,6 +33,14 @@ class Module:
             p.grad = 0.0
 
 
+def _collect(parts: Iterable[Module]) -> list[Value]:
+    """부품(뉴런이나 층)의 매개변수를 앞 부품부터 차례로 이어 붙인 목록입니다."""
+    collected: list[Value] = []
+    for part in parts:
+        collected += part.parameters()
+    return collected
+
+
 # --8<-- [end:module]
 
 
@@ -87,25 +95,30 @@ class Neuron(Module):
     def __init__(self, nin: int, nonlin: bool = True, *, rng: random.Random | None = None):
         nin = check_count("nin", nin)
         rng = _as_generator(rng)
-        self.w = [Value(rng.uniform(-1.0, 1.0)) for _ in range(nin)]
+        start = [rng.uniform(-1.0, 1.0) for _ in range(nin)]  # [-1, 1]에서 고르게 뽑은 처음 값
+        self.w = [Value(v) for v in start]
         self.b = Value(0.0)
         self.nonlin = nonlin
 
     def __call__(self, x: Sequence[Value | float]) -> Value:
-        x = _as_values(x, len(self.w))
-        act = self.b
-        for wi, xi in zip(self.w, x, strict=True):
-            act = act + wi * xi  # w·x + b
-        return act.relu() if self.nonlin else act
+        z = self.b  # 편향에서 시작해 w_i·x_i를 하나씩 더합니다
+        for weight, xi in zip(self.w, _as_values(x, len(self.w)), strict=True):
+            z = z + weight * xi
+        if not self.nonlin:
+            return z  # 출력층의 뉴런: 점수를 자르지 않고 그대로 냅니다
+        return z.relu()
 
     def parameters(self) -> list[Value]:
-        return [*self.w, self.b]
+        return self.w + [self.b]
 
     # --8<-- [end:neuron]
 
     def __repr__(self) -> str:
-        kind = "ReLU" if self.nonlin else "Linear"
-        return f"{kind}Neuron({len(self.w)})"
+        return f"{_activation_name(self.nonlin)}Neuron({len(self.w)})"
+
+
+def _activation_name(nonlin: bool) -> str:
+    return "ReLU" if nonlin else "Linear"
 
 
 # --8<-- [start:layer]
@@ -120,19 +133,20 @@ class Layer(Module):
         self.neurons = [Neuron(nin, nonlin, rng=rng) for _ in range(nout)]
 
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
-        x = _as_values(x, len(self.neurons[0].w))  # 입력 노드를 한 번만 만들어 뉴런들이 나눠 씁니다
-        out = [n(x) for n in self.neurons]
-        return out[0] if len(out) == 1 else out
+        # 입력 노드를 한 번만 만들어 뉴런들이 나눠 씁니다
+        shared = _as_values(x, len(self.neurons[0].w))
+        if len(self.neurons) == 1:
+            return self.neurons[0](shared)  # 뉴런이 하나면 리스트로 감싸지 않은 Value 하나
+        return [neuron(shared) for neuron in self.neurons]
 
     def parameters(self) -> list[Value]:
-        return [p for n in self.neurons for p in n.parameters()]
+        return _collect(self.neurons)
 
     # --8<-- [end:layer]
 
     def __repr__(self) -> str:
         first = self.neurons[0]
-        kind = "ReLU" if first.nonlin else "Linear"
-        return f"Layer({len(first.w)} -> {len(self.neurons)}, {kind})"
+        return f"Layer({len(first.w)} -> {len(self.neurons)}, {_activation_name(first.nonlin)})"
 
 
 # --8<-- [start:mlp]
@@ -152,21 +166,21 @@ class MLP(Module):
                 "[16, 16, 1]처럼 리스트로 넣으세요."
             )
         rng = _seeded_generator(seed)  # 모델마다 자기 생성기: random.Random(seed)
-        sizes = [nin, *(check_count("nouts의 원소", n) for n in nouts)]
-        last = len(nouts) - 1
-        self.layers = [
-            Layer(sizes[i], sizes[i + 1], nonlin=i != last, rng=rng) for i in range(len(nouts))
-        ]
+        widths = [nin, *(check_count("nouts의 원소", n) for n in nouts)]
+        *hidden, output = zip(widths[:-1], widths[1:], strict=True)  # 층마다 (입력 수, 뉴런 수)
+        self.layers = [Layer(n_in, n_out, rng=rng) for n_in, n_out in hidden]
+        self.layers.append(Layer(*output, nonlin=False, rng=rng))  # 마지막 층만 ReLU 없이
 
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
-        for layer in self.layers:
+        *hidden, output = self.layers
+        for layer in hidden:
             out = layer(x)
             # 뉴런 하나짜리 은닉층의 출력도 다음 층에는 리스트로 넘깁니다.
             x = [out] if isinstance(out, Value) else out
-        return x[0] if len(x) == 1 else x
+        return output(x)  # 출력층의 뉴런이 하나면 Value, 여럿이면 리스트
 
     def parameters(self) -> list[Value]:
-        return [p for layer in self.layers for p in layer.parameters()]
+        return _collect(self.layers)
 
     # --8<-- [end:mlp]
 
