@@ -73,8 +73,10 @@ def test_user_function_without_create_graph_support_is_refused_clearly():
             return 3 * self.inputs[0].data ** 2 * gy
 
     x = Variable(np.array(2.0))
-    with pytest.raises(TypeError, match="Cube.backward.*supports_create_graph = True"):
+    with pytest.raises(TypeError, match="Cube.backward.*supports_create_graph = True") as refused:
         Cube()(x).backward(create_graph=True)
+    # 고치는 길로는 두 모드에 맞는 self.saved()를 알려 줍니다(self.inputs는 1계 미분도 Variable로 만듭니다).
+    assert "self.saved()" in str(refused.value)
     Cube()(x).backward()  # 1계 미분은 그대로 됩니다.
     assert float(x.grad) == 12.0
 
