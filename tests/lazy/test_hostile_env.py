@@ -233,6 +233,38 @@ def test_value_changing_flag_in_compiler_command_is_refused_in_korean(
 
 
 @needs_cc
+@pytest.mark.parametrize(
+    "flags", ["--fast-math", "-fno-math-errno -Wp,-D__FAST_MATH__", "@{response}"]
+)
+def test_value_changing_spelling_the_list_misses_is_refused_by_asking_the_compiler(
+    fresh_cache, monkeypatch, tmp_path, flags
+):
+    """고치기 전: gcc가 -ffast-math로 받는 --fast-math와 전처리기에 바로 준 -D__FAST_MATH__는 목록에 없어
+    통과했습니다(--fast-math는 crtfastmath.o까지 붙였습니다). 컴파일러에게 직접 묻습니다."""
+    [cc] = compiler.command()
+    if not compiler.is_gcc():
+        pytest.skip("gcc의 옵션 철자입니다")
+    response = tmp_path / "flags.rsp"  # gcc가 읽어 인수로 펼치는 파일
+    response.write_text("-O2 --fast-math\n")
+    given = f"{cc} {flags.format(response=response)}"
+    monkeypatch.setenv("TINYGRAD_KO_CC", given)
+    compiler.reset()
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CC") as info:
+        compiler.command()
+    message = str(info.value)
+    assert repr(given) in message and "__FAST_MATH__" in message and "compiler.build" in message
+
+
+@needs_cc
+def test_no_math_errno_alone_is_accepted(fresh_cache, monkeypatch):
+    """-fno-math-errno 하나는 값을 바꾸지 않습니다(56장: expf는 스칼라 그대로). 거절하지 않습니다."""
+    [cc] = compiler.command()
+    monkeypatch.setenv("TINYGRAD_KO_CC", f"{cc} -fno-math-errno")
+    compiler.reset()
+    assert compiler.command() == [cc, "-fno-math-errno"]
+
+
+@needs_cc
 def test_fast_math_in_compiler_command_changes_neither_values_nor_numpy(tmp_path):
     """고치기 전: TINYGRAD_KO_CC="cc -ffast-math"이면 (x + 1e8) - 1e8이 x를 그대로 돌려줬고(NumPy는 [0 0 0 8]),
     -ffast-math가 링크에도 닿아 crtfastmath.o가 붙어, 같은 프로세스의 NumPy가 비정규수를 0으로 바꿨습니다.

@@ -2,7 +2,8 @@
 
 - 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
   `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다. 그 인수에 값을 바꾸는
-  옵션(`-ffast-math` 같은 `VALUE_CHANGING`)이 있으면 한국어 ValueError로 거절합니다.
+  옵션(`-ffast-math` 같은 `VALUE_CHANGING`)이 있거나, 컴파일러에게 물어 `__FAST_MATH__` 같은 매크로를 정의하거나
+  crtfastmath.o를 붙이면(`_fast_math_signs`) 한국어 ValueError로 거절합니다.
 - 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다(그래서 캐시의 이름에 CPU가 들어갑니다, `cpu_identity`). `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 연산이 트랩(trap,
   0으로 나누기 같은 예외가 난 자리에서 처리기를 부르는 것)을 일으키지 않는다고 가정하게 합니다. 값은 그대로이고, relu(`a <= 0 ? 0 : a`) 뒤에 상수와의 곱셈이나 덧셈이 오는
@@ -89,6 +90,9 @@ def command() -> list[str] | None:
     refused = _value_changing(found or [])
     if refused:
         raise messages.value_changing_compiler_flags(given, refused)
+    signs = _fast_math_signs(found) if found else []
+    if signs:
+        raise messages.compiler_reports_value_changing(given, signs)
     found = found or None
     for name in () if found else ("cc", "gcc", "clang"):
         if shutil.which(name):
@@ -116,6 +120,42 @@ def _value_changing(args: list[str]) -> list[str]:
         if VALUE_CHANGING.fullmatch(f"-D{arg}" if before == "-D" else arg):
             found.append(f"-D {arg}" if before == "-D" else arg)
     return found
+
+
+# 목록(VALUE_CHANGING)에 없는 철자(gcc의 --fast-math, -Wp,-D__FAST_MATH__, @파일)도 잡으려고 컴파일러에게
+# 직접 묻습니다. 전처리기가 정의하는 이 매크로들은 값을 바꾸는 옵션이 켜졌다는 표시입니다. __NO_MATH_ERRNO__
+# (-fno-math-errno)와 __NO_TRAPPING_MATH__(엔진의 -fno-trapping-math)는 값을 바꾸지 않으므로 넣지 않습니다.
+FAST_MATH_MACROS = (
+    "__FAST_MATH__",
+    "__FINITE_MATH_ONLY__",
+    "__ASSOCIATIVE_MATH__",
+    "__RECIPROCAL_MATH__",
+    "__NO_SIGNED_ZEROS__",
+)
+_probed: dict[tuple[str, ...], list[str]] = {}  # 명령 -> 찾은 표시(명령마다 한 번만 묻습니다)
+
+
+def _fast_math_signs(cc: list[str]) -> list[str]:
+    """컴파일러 명령 cc가 값을 바꾸게 설정되었다는 표시들: 정의된 `FAST_MATH_MACROS`와, 링크에 붙일 crtfastmath.o.
+
+    `cc -dM -E -x c /dev/null`(정의된 매크로)과 `cc -### -shared ...`(실행하지 않고 보여 주는 링크 명령)을 셸 없이
+    한 번씩 부릅니다. 컴파일러를 실행하지 못하거나 멈추면 표시가 없다고 보고, 실패는 컴파일할 때 알립니다.
+    """
+    key = tuple(cc)
+    if key not in _probed:
+        signs = []
+        try:
+            macros = _run([*cc, "-dM", "-E", "-x", "c", os.devnull]).stdout
+            link = _run([*cc, "-###", "-shared", "-x", "c", os.devnull, "-o", os.devnull]).stderr
+        except (OSError, subprocess.SubprocessError):
+            macros = link = ""
+        for name in FAST_MATH_MACROS:
+            if re.search(rf"^#define {name} [1-9]", macros, re.MULTILINE):
+                signs.append(name)
+        if "crtfastmath" in link:
+            signs.append("crtfastmath.o")
+        _probed[key] = signs
+    return _probed[key]
 
 
 def available() -> bool:

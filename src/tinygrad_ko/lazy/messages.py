@@ -129,6 +129,17 @@ def bad_compiler_command(text: str, reason: str) -> ValueError:
     )
 
 
+def compiler_reports_value_changing(text: str, signs: list[str]) -> ValueError:
+    named = ", ".join(signs)
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CC의 값 {text!r}로 컴파일러에게 물었더니 값을 바꾸는 설정의 표시 {named}이(가) "
+        f"나와 이 컴파일러 명령을 쓰지 않습니다(__FAST_MATH__ 같은 매크로는 -ffast-math 무리의 옵션이 켜졌다는 "
+        f"뜻이고, crtfastmath.o는 이 프로세스의 NumPy까지 비정규수를 0으로 바꿉니다). --fast-math, -Wp,-D..., "
+        f"@파일처럼 다르게 적은 옵션도 같습니다. TINYGRAD_KO_CC에서 그 옵션을 빼 주세요. 옵션에 따라 값과 속도가 "
+        f"어떻게 달라지는지 보려면 compiler.build(source, options)로 따로 컴파일하세요(56장)."
+    )
+
+
 def value_changing_compiler_flags(text: str, flags: list[str]) -> ValueError:
     named = ", ".join(flags)
     return ValueError(
