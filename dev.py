@@ -120,6 +120,10 @@ def tool_env() -> dict[str, str]:
     env = dict(os.environ)
     env["NO_MKDOCS_2_WARNING"] = "1"  # Material 9.x 의 mkdocs 2.0 안내 배너를 숨깁니다.
     env.setdefault("PYTHONHASHSEED", "0")
+    # .pyc 를 씁니다(파이썬의 기본값). 테스트 한 번이 파이썬 프로세스를 수백 개(커널, 벤치마크 워커, 명령줄
+    # 시험) 띄우는데, 셸이 PYTHONDONTWRITEBYTECODE 를 주면 프로세스마다 tinygrad_ko 와 IPython 을 소스에서 다시
+    # 컴파일했습니다. 캐시(__pycache__)는 .gitignore 에 있고 휠에는 담지 않습니다(scripts/site_wheel.py).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     # NumPy의 행렬 곱(OpenBLAS)을 스레드 하나로: 코어 2개를 나눠 쓰는 기계에서 스레드 여럿은 서로를
     # 기다리며 CPU를 태우고(36장의 학습이 열 배 느려졌습니다), 스레드 수에 따라 합의 순서가 달라져
     # 페이지에 적힌 출력의 마지막 자리가 기계마다 달라질 수 있습니다. 벤치마크도 PyTorch를 스레드

@@ -1,5 +1,6 @@
-"""`python3 dev.py test`가 pytest 두 개를 나란히 돌릴 때: 무엇을 나누고, 종료 코드를 어떻게 합치는지."""
+"""`python3 dev.py test`가 pytest 두 개를 나란히 돌릴 때: 무엇을 나누고, 종료 코드를 어떻게 합치는지. 그리고 `dev.py`가 띄우는 프로세스의 환경."""
 
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -53,3 +54,18 @@ def test_only_a_run_without_paths_is_split(extra, expected):
 )
 def test_exit_codes_combine_so_that_any_failure_or_no_tests_at_all_fails(main, side, expected):
     assert dev.combined_exit_code(main, side) == expected
+
+
+def test_commands_cache_bytecode_even_when_the_shell_says_not_to(monkeypatch):
+    """`dev.py`가 띄우는 파이썬은 .pyc 를 씁니다. 테스트 한 번이 파이썬 프로세스를 수백 개(장 노트북의 커널,
+    벤치마크 워커, 명령줄 시험) 띄우므로, 셸의 PYTHONDONTWRITEBYTECODE 를 물려주면 프로세스마다 tinygrad_ko 와
+    IPython 을 다시 컴파일했습니다."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    completed = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.dont_write_bytecode)"],
+        env=dev.tool_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert completed.stdout.strip() == "False"

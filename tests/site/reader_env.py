@@ -92,6 +92,9 @@ def with_kernel(root: Path, python: Path) -> ReaderEnv:
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "PYTHONHASHSEED": "random",  # 독자의 커널처럼(페이지 테스트는 0으로 고정합니다)
         "PYTHONPATH": "",  # 저장소의 src/ 가 보이지 않게(빈 값은 없는 것과 같습니다)
+        # 보통의 파이썬처럼 .pyc 를 씁니다(빈 값은 없는 것과 같습니다). 부른 쪽이 쓰지 말라고 했더라도
+        # 커널마다 NumPy, IPython, tinygrad_ko 를 소스에서 다시 컴파일하지 않게 합니다.
+        "PYTHONDONTWRITEBYTECODE": "",
     }
     kernels = root / "kernels"
     spec = kernels / KERNEL_NAME
