@@ -292,3 +292,36 @@ def test_fast_math_in_compiler_command_changes_neither_values_nor_numpy(tmp_path
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["ValueError True", "True"]
+
+
+@needs_cc
+@pytest.mark.parametrize(
+    "flags",
+    [
+        "-include {header}",  # 헤더의 #pragma GCC optimize("fast-math"): 매크로도 crtfastmath.o도 없음
+        "@{response}",  # 결합 법칙과 부호 없는 0을 켜고 그 매크로를 -U로 지움
+        "-fsingle-precision-constant",  # 0.1 같은 상수를 float로: float64 값이 바뀜
+    ],
+)
+def test_settings_that_leave_no_macro_are_refused_by_running_a_probe(
+    fresh_cache, monkeypatch, tmp_path, flags
+):
+    """고치기 전: 이 세 설정은 목록에도 매크로에도 crtfastmath.o에도 드러나지 않아 통과했고, 커널의 값을
+    NumPy와 다르게 바꿨습니다(56장 네 번째 읽기). 그 명령으로 작은 프로그램을 컴파일해 실행하고 IEEE 754의 값과
+    비교합니다."""
+    [cc] = compiler.command()
+    if not compiler.is_gcc():
+        pytest.skip("gcc의 옵션과 #pragma입니다")
+    header = tmp_path / "fast.h"
+    header.write_text('#pragma GCC optimize("fast-math")\n')
+    response = tmp_path / "flags.rsp"
+    response.write_text(
+        "-fassociative-math -fno-signed-zeros -U__ASSOCIATIVE_MATH__ -U__NO_SIGNED_ZEROS__\n"
+    )
+    given = f"{cc} {flags.format(header=header, response=response)}"
+    monkeypatch.setenv("TINYGRAD_KO_CC", given)
+    compiler.reset()
+    with pytest.raises(ValueError, match="TINYGRAD_KO_CC") as info:
+        compiler.command()
+    message = str(info.value)
+    assert repr(given) in message and "IEEE 754" in message and "compiler.build" in message

@@ -3,7 +3,8 @@
 - 컴파일러: 환경 변수 `TINYGRAD_KO_CC`(명령과 인수, 셸 없이 나눕니다)가 있으면 그것, 없으면 PATH의
   `cc`, `gcc`, `clang` 가운데 처음 찾은 것. 셸을 거치지 않고 인수 목록으로 실행합니다. 그 인수에 값을 바꾸는
   옵션(`-ffast-math` 같은 `VALUE_CHANGING`)이 있거나, 컴파일러에게 물어 `__FAST_MATH__` 같은 매크로를 정의하거나
-  crtfastmath.o를 붙이면(`_fast_math_signs`) 한국어 ValueError로 거절합니다.
+  crtfastmath.o를 붙이면(`_fast_math_signs`), 또는 그 명령으로 컴파일한 시험 프로그램(`PROBE`)이 IEEE 754와 다른
+  값을 내면(`_probe_differences`) 한국어 ValueError로 거절합니다.
 - 플래그 `-O3 -march=native`: 이 기계의 벡터 명령까지 씁니다(그래서 캐시의 이름에 CPU가 들어갑니다, `cpu_identity`). `-ffp-contract=off`: 곱셈과 덧셈을 FMA로
   합치지 않아 NumPy와 같은 값을 냅니다. `-fno-trapping-math`: 부동소수점 연산이 트랩(trap,
   0으로 나누기 같은 예외가 난 자리에서 처리기를 부르는 것)을 일으키지 않는다고 가정하게 합니다. 값은 그대로이고, relu(`a <= 0 ? 0 : a`) 뒤에 상수와의 곱셈이나 덧셈이 오는
@@ -33,6 +34,7 @@ import re
 import shlex
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import threading
@@ -93,6 +95,9 @@ def command() -> list[str] | None:
     signs = _fast_math_signs(found) if found else []
     if signs:
         raise messages.compiler_reports_value_changing(given, signs)
+    differences = _probe_differences(found) if found else []
+    if differences:
+        raise messages.compiler_changes_values(given, differences)
     found = found or None
     for name in () if found else ("cc", "gcc", "clang"):
         if shutil.which(name):
@@ -156,6 +161,73 @@ def _fast_math_signs(cc: list[str]) -> list[str]:
             signs.append("crtfastmath.o")
         _probed[key] = signs
     return _probed[key]
+
+
+# 매크로를 남기지 않고 값을 바꾸는 설정(-include 한 헤더의 #pragma GCC optimize, -U로 지운 매크로,
+# -fsingle-precision-constant)은 위의 두 물음에 드러나지 않습니다. 그래서 그 명령과 커널의 옵션으로 작은 프로그램을
+# 컴파일해 따로 실행하고(비정규수를 0으로 바꾸는 설정이 이 프로세스에 닿지 않게), 그 값을 IEEE 754의 값과 비교합니다.
+# 값은 volatile 변수와 전역 배열로 주어 컴파일러가 미리 계산하지 못하게 합니다.
+PROBE = r"""
+#include <math.h>
+#include <stdio.h>
+volatile double minus_zero = -0.0, small = 1e-300, smaller = 1e-10, one = 1.0, five = 5.0;
+volatile double seed = 1e-16;
+volatile float five_f = 5.0f;
+double values[64];
+int main(void) {
+    volatile double nan_value = NAN;
+    double total = 0.0;
+    values[0] = 1.0;
+    for (int i = 1; i < 64; i++) values[i] = seed;
+    for (int i = 0; i < 64; i++) total += values[i];
+    printf("%a\n%a\n%a\n%a\n%a\n%a\n%d\n", total, minus_zero + 0.0, small * smaller, one * 0.1,
+           five / 3.0, (double)(five_f / 3.0f), nan_value != nan_value);
+    return 0;
+}
+"""
+# PROBE가 찍는 줄마다: (무엇을 보는지, IEEE 754의 값). 마지막 줄은 정수(NaN은 자신과 다름)입니다.
+PROBE_EXPECTED = (
+    ("덧셈의 순서(1 + 1e-16 + ... 63번)", sum([1.0] + [1e-16] * 63)),
+    ("부호 있는 0(-0.0 + 0.0)", 0.0),
+    ("비정규수(1e-300 * 1e-10)", 1e-300 * 1e-10),
+    ("상수의 정밀도(1.0 * 0.1)", 0.1),
+    ("나눗셈(5.0 / 3.0)", 5.0 / 3.0),
+    ("float32 나눗셈(5.0f / 3.0f)", float(np.float32(5.0) / np.float32(3.0))),
+    ("NaN 비교(nan != nan)", 1),
+)
+_probe_results: dict[tuple[str, ...], list[str]] = {}  # 명령 -> IEEE 754와 다르게 나온 것들
+
+
+def _probe_differences(cc: list[str]) -> list[str]:
+    """cc로 PROBE를 컴파일해 실행했을 때 IEEE 754와 다른 값을 낸 항목들. 컴파일이나 실행이 안 되면 빈 목록
+    (컴파일의 실패는 커널을 컴파일할 때 알립니다)."""
+    key = tuple(cc)
+    if key not in _probe_results:
+        options = (*OPTIONS, *GCC_OPTIONS) if _identity(cc)[1] else OPTIONS
+        with tempfile.TemporaryDirectory(prefix="tinygrad_ko-probe-") as folder:
+            source, program = os.path.join(folder, "probe.c"), os.path.join(folder, "probe")
+            with open(source, "w", encoding="utf-8") as file:
+                file.write(PROBE)
+            try:
+                built = _run([*cc, *options, source, "-o", program, "-lm"])
+                lines = _run([program]).stdout.split() if built.returncode == 0 else []
+            except (OSError, subprocess.SubprocessError):
+                lines = []
+        _probe_results[key] = [
+            f"{what}: {line} (IEEE 754: {expected!r})"
+            for (what, expected), line in zip(PROBE_EXPECTED, lines, strict=False)
+            if not _same_bits(line, expected)
+        ]
+    return _probe_results[key]
+
+
+def _same_bits(printed: str, expected: float | int) -> bool:
+    """PROBE가 찍은 글(%a 또는 %d)이 expected와 비트까지 같은지(-0.0과 0.0을 가릅니다)."""
+    try:
+        value = int(printed) if isinstance(expected, int) else float.fromhex(printed)
+    except ValueError:
+        return False
+    return struct.pack("<d", value) == struct.pack("<d", expected)
 
 
 def available() -> bool:

@@ -140,6 +140,17 @@ def compiler_reports_value_changing(text: str, signs: list[str]) -> ValueError:
     )
 
 
+def compiler_changes_values(text: str, differences: list[str]) -> ValueError:
+    named = "; ".join(differences)
+    return ValueError(
+        f"환경 변수 TINYGRAD_KO_CC의 값 {text!r}로 작은 시험 프로그램을 컴파일해 실행했더니 IEEE 754(NumPy)와 "
+        f"다른 값이 나와 이 컴파일러 명령을 쓰지 않습니다: {named}. 헤더의 #pragma GCC optimize, "
+        f"-fsingle-precision-constant, -U로 지운 매크로처럼 옵션 목록에 드러나지 않는 설정도 이렇게 값을 바꿉니다. "
+        f"TINYGRAD_KO_CC에서 그 설정을 빼 주세요. 옵션에 따라 값과 속도가 어떻게 달라지는지 보려면 "
+        f"compiler.build(source, options)로 따로 컴파일하세요(56장)."
+    )
+
+
 def value_changing_compiler_flags(text: str, flags: list[str]) -> ValueError:
     named = ", ".join(flags)
     return ValueError(
