@@ -7,7 +7,7 @@
   만듭니다. 그러면 합성곱은 이 행렬과 (C·KH·KW, OC)로 편 필터의 곱 하나입니다. 창은
   `numpy.lib.stride_tricks.sliding_window_view`로 복사 없이 만들고, 행렬로 펼 때 그 모양을 뷰로 나타낼 수
   없으면 복사합니다.
-  값이 겹쳐 담기므로 메모리는 입력보다 커집니다(스트라이드 1이면 약 KH·KW배).
+  값이 겹쳐 담기므로 메모리는 입력의 KH·KW·OH·OW/(H·W)배입니다(같은 크기 패딩이면 KH·KW배).
 - `col2im`: im2col의 반대 방향. 행렬의 값을 원래 자리로 되돌리며, 여러 창에 담겼던 자리는 더합니다.
   그래서 두 함수는 서로의 역전파입니다(선형 사상과 그 수반 사상).
 - `conv2d_simple`: im2col, reshape, linear를 이어 붙인 가르치기용 합성곱(역전파는 저절로).
@@ -295,6 +295,8 @@ class Conv2dFunction(LibraryFunction):
         self.pad = pad
 
     def keep(self, needs):
+        if not needs[1]:  # 펼친 창 행렬은 gW에만 씁니다. W가 고정이면 곧바로 놓습니다.
+            self.col = None
         return (needs[1], needs[0], False)[: len(needs)]  # gx에는 W가, gW에는 x가 필요합니다.
 
     def forward(self, x, W, b=None):
@@ -310,7 +312,7 @@ class Conv2dFunction(LibraryFunction):
         if b is not None:
             y += b[:, None]
         # 그래프에 들 수 있으면 펼친 행렬을 gW를 위해 남겨 둡니다(역전파가 im2col을 다시 하지 않게).
-        # 메모리는 입력보다 크고(스트라이드 1이면 약 KH·KW배), 역전파가 한 번 쓰고 나면 놓습니다.
+        # 크기는 입력의 KH·KW·OH·OW/(H·W)배이고, 역전파가 한 번 쓰고 나면 놓습니다(W가 고정이면 keep이 바로).
         self.col = col if backprop_enabled() else None
         return y.reshape(n, oc, oh, ow)
         # --8<-- [end:conv2d-forward]
