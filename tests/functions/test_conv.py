@@ -308,14 +308,3 @@ def test_col2im_refuses_an_input_shape_that_is_not_integers(input_shape):
     with pytest.raises(TypeError, match=r"col2im의 input_shape.*정수 네 개"):
         tg.col2im(col, input_shape, 3, 2, 1)
     assert tg.col2im(col, [1, 2, 5, np.int64(5)], 3, 2, 1).shape == (1, 2, 5, 5)
-
-
-@pytest.mark.parametrize("frozen", ["requires_grad=False", "ndarray"])
-def test_conv2d_drops_the_column_matrix_when_W_needs_no_gradient(frozen):
-    """W의 미분이 필요 없으면(고정한 필터) gW에만 쓰는 펼친 창 행렬을 붙잡지 않습니다(conv2d_simple과 같음)."""
-    x, W, _ = _data(CONFIGS[1], np.float64)
-    weight = Variable(W, requires_grad=False) if frozen == "requires_grad=False" else W
-    y = tg.conv2d(Variable(x), weight, None, (2, 1), (1, 0))
-    assert y.creator.col is None
-    y = tg.conv2d(Variable(x), Variable(W), None, (2, 1), (1, 0))
-    assert y.creator.col is not None  # gW에 다시 씁니다
