@@ -109,7 +109,7 @@ def _windows(x, kernel_size, stride=1, pad=0, fill=0):
     (kh, kw), (sh, sw), (ph, pw), _ = _geometry(x.shape, kernel_size, stride, pad, "im2col")
     if ph or pw:
         x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=fill)
-    # 모든 자리의 창 (N, C, H', W', KH, KW)에서 스트라이드만큼 건너뛴 창만 남깁니다.
+    # 모든 자리의 창 (N, C, H'-KH+1, W'-KW+1, KH, KW)(H', W'는 패딩한 크기)에서 스트라이드만큼 건너뛴 창만 남깁니다.
     return sliding_window_view(x, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
 
 
@@ -344,7 +344,7 @@ def _conv_grad_x(gy, W, x_shape, out_hw, stride, pad):
     """ndarray로 gx = col2im(Wᵀ · gy). 값은 create_graph의 길과 같고, 배치 축 N을 맨 안쪽에 둡니다.
 
     col2im은 커널의 칸마다 (N, C, OH, OW) 덩어리를 입력의 한 격자에 더하는데, 맨 안쪽 축이 OW(예: 8)이면
-    NumPy가 짧은 줄을 수없이 돕니다. N을 맨 안쪽에 두면 한 줄이 OW·N개로 길어져 몇 배 빠릅니다.
+    NumPy가 짧은 줄을 수없이 돕니다. N을 맨 안쪽에 두면 한 줄이 OW·N개로 길어집니다(빠르기는 모양에 따라 다릅니다).
     """
     n, c, h, w = x_shape
     oc, _, kh, kw = W.shape

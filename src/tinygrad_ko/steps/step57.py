@@ -91,7 +91,7 @@ def im2col_array(img, kernel_size, stride, pad, to_matrix=True):
     OH = get_conv_outsize(H, KH, SH, PH)
     OW = get_conv_outsize(W, KW, SW, PW)
 
-    # 아래쪽과 오른쪽은 스트라이드 - 1만큼 더 채워, 잘라 낼 때 끝을 넘지 않게 합니다.
+    # 책과 같이 아래쪽과 오른쪽은 스트라이드 - 1만큼 더 채웁니다.
     img = np.pad(img, ((0, 0), (0, 0), (PH, PH + SH - 1), (PW, PW + SW - 1)), mode="constant")
     col = np.ndarray((N, C, KH, KW, OH, OW), dtype=img.dtype)
     for j in range(KH):
