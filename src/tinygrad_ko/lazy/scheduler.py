@@ -108,9 +108,10 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                     base, new = node.srcs[0], views.contiguous(node.shape)
             moved[id(node)] = (base, new)
         elif node.op in ELEMENTWISE:
-            if len(union([reads_of(s) for s in node.srcs])) > MAX_LOADS:
-                cut.update(id(s) for s in node.srcs if s.op in ELEMENTWISE)
             reads[id(node)] = union([reads_of(s) for s in node.srcs])
+            if len(reads[id(node)]) > MAX_LOADS:  # 입력 쪽 원소별 연산을 먼저 버퍼에 씁니다
+                cut.update(id(s) for s in node.srcs if s.op in ELEMENTWISE)
+                reads[id(node)] = union([reads_of(s) for s in node.srcs])
             inner = [
                 depth.get(id(s), 0) for s in node.srcs if s.op in ELEMENTWISE and id(s) not in cut
             ]
