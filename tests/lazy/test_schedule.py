@@ -166,3 +166,24 @@ def test_plan_does_not_depend_on_string_hashing():
         for seed in range(6)
     }
     assert outputs == {"{'h': 0, 'a': 1, 'b': 0, 'y': 0}\n"}
+
+
+def test_a_sum_of_two_thousand_tensors_runs_on_both_backends(backend):
+    """입력 텐서가 아주 많은 넓은 식. ctypes는 인수를 1,024개까지만 받으므로(출력 포인터 포함), 커널 하나가
+    버퍼를 그보다 많이 읽으면 C 커널을 부를 수 없습니다. 스케줄러가 커널을 잘라 두 백엔드의 값이 같아야 합니다."""
+    n = 2100
+    terms = [lazy.Tensor(np.full(3, float(i), np.float32)) for i in range(n)]
+    while len(terms) > 1:  # 둘씩 더합니다(홀수면 마지막 항은 다음 단으로 넘깁니다)
+        pairs = [terms[i] + terms[i + 1] for i in range(0, len(terms) - 1, 2)]
+        terms = pairs + terms[len(terms) - len(terms) % 2 :]
+    assert np.array_equal(terms[0].numpy(), np.full(3, n * (n - 1) / 2, np.float32))
+
+
+def test_a_kernel_reads_at_most_max_loads_buffers():
+    assert scheduler.MAX_LOADS + 1 <= 1024  # 출력 포인터와 함께 ctypes의 인수 한도 안
+    terms = [lazy.Tensor(np.full(2, float(i))) for i in range(2048)]
+    while len(terms) > 1:
+        terms = [terms[i] + terms[i + 1] for i in range(0, len(terms), 2)]
+    kernels = lazy.schedule(terms[0])
+    assert len(kernels) > 1
+    assert max(len(k.loads) for k in kernels) <= scheduler.MAX_LOADS

@@ -9,6 +9,7 @@
    있으므로 입력을 먼저 버퍼에 씁니다. 연속이 아닌 뷰를 `reshape`할 때도 그 뷰를 먼저 복사합니다.
 4. 원소별 연산이 `MAX_DEPTH`단보다 깊게 이어질 때. 묶는 것은 한 커널 안의 깊이(앞 연산의 결과를 받아
    이어지는 단수)이고 연산 수는 묶지 않습니다: 넓게 갈라진 식은 연산이 많아도 커널 하나입니다.
+5. 한 커널이 읽을 버퍼(뷰)가 `MAX_LOADS`개를 넘을 때: 그 노드의 원소별 입력을 먼저 버퍼에 씁니다.
 
 여러 커널이 같은 원소별 노드를 읽으면, 그 노드는 커널마다 다시 계산합니다(버퍼에 쓰고 다시 읽는 것보다
 싼 연산이 많기 때문입니다). 한 커널 안에서는 같은 노드를, 그리고 같은 입력에 같은 연산을 한 번만 계산합니다.
@@ -23,6 +24,8 @@ from .graph import ELEMENTWISE, MOVEMENT, LazyBuffer, toposort
 from .view import View
 
 MAX_DEPTH = 256  # 한 커널에 이어 붙이는 원소별 연산의 최대 단수(깊이). 연산 수의 한도가 아닙니다
+# 한 커널이 읽는 버퍼(뷰)의 최대 수. C 커널을 부르는 ctypes가 인수를 1,024개(출력 포인터 포함)까지만 받습니다
+MAX_LOADS = 1023
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,27 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
     cut: set[int] = set()  # 버퍼에 쓸(커널의 출력이 될) 노드의 id
     moved: dict[int, tuple[LazyBuffer, View]] = {}  # 움직이기 노드 -> (버퍼 노드, 뷰)
     depth: dict[int, int] = {}
+    reads: dict[int, frozenset] = {}  # 원소별 노드 id -> 커널이 거기까지 읽는 (버퍼 id, 뷰)들
 
+    def reads_of(node: LazyBuffer) -> frozenset:
+        """node를 쓰는 커널이 node 때문에 읽는 (버퍼 id, 뷰)들. 녹아든 원소별 노드면 그 노드가 읽는 것들."""
+        if node.op == "const":
+            return frozenset()
+        if node.op in ELEMENTWISE and id(node) not in cut:
+            return reads[id(node)]
+        moves = node.op in MOVEMENT and id(node) not in cut
+        base, v = moved[id(node)] if moves else (node, views.contiguous(node.shape))
+        return frozenset([(id(base), v)])
+
+    def union(sets: list[frozenset]) -> frozenset:
+        """합집합. 한쪽이 다른 쪽을 다 담으면 그 객체를 그대로 씁니다(긴 사슬에서 집합을 복사하지 않게)."""
+        result = max(sets, key=len)
+        for other in sets:
+            if not other <= result:
+                result = result | other
+        return result
+
+    # --8<-- [start:cut]
     def as_load(node: LazyBuffer) -> tuple[LazyBuffer, View]:
         """node를 버퍼의 뷰로 읽는 방법. 아직 계산하지 않은 연산이면 그 자리에서 자릅니다."""
         if node.op in MOVEMENT and id(node) not in cut:
@@ -71,7 +94,6 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
             cut.add(id(node))
         return node, views.contiguous(node.shape)
 
-    # --8<-- [start:cut]
     for node in order:
         if node.realized is not None or node.op == "const":
             continue
@@ -86,6 +108,10 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                     base, new = node.srcs[0], views.contiguous(node.shape)
             moved[id(node)] = (base, new)
         elif node.op in ELEMENTWISE:
+            reads[id(node)] = union([reads_of(s) for s in node.srcs])
+            if len(reads[id(node)]) > MAX_LOADS:  # 입력 쪽 원소별 연산을 먼저 버퍼에 씁니다
+                cut.update(id(s) for s in node.srcs if s.op in ELEMENTWISE)
+                reads[id(node)] = union([reads_of(s) for s in node.srcs])
             inner = [
                 depth.get(id(s), 0) for s in node.srcs if s.op in ELEMENTWISE and id(s) not in cut
             ]
