@@ -16,7 +16,7 @@
 import numpy as np
 
 from . import step46 as _previous
-from .step43 import Function, as_variable, exp, sum
+from .step43 import Function, Variable, as_variable, exp, sum
 from .step46 import *  # noqa: F403
 
 __all__ = [
@@ -39,35 +39,35 @@ __all__ = [
 
 # --8<-- [start:get-item]
 class GetItem(Function):
-    def __init__(self, slices):
-        self.slices = slices
+    def __init__(self, index):
+        self.index = index
 
     def forward(self, x):
-        return x[self.slices]
+        return x[self.index]
 
     def backward(self, gy):
-        (x,) = self.inputs
-        return GetItemGrad(self.slices, x.shape)(gy)
+        shape = self.inputs[0].shape
+        return GetItemGrad(self.index, shape)(gy)
 
 
 class GetItemGrad(Function):
-    """꺼낸 자리에 미분값을 더해 원래 모양으로 되돌립니다(같은 자리를 두 번 꺼냈으면 두 번 더함)."""
+    """꺼낸 미분값을 0으로 채운 입력 모양의 배열에 제자리로 더해 넣습니다."""
 
-    def __init__(self, slices, in_shape):
-        self.slices = slices
-        self.in_shape = in_shape
+    def __init__(self, index, shape):
+        self.index = index
+        self.shape = shape
 
     def forward(self, gy):
-        gx = np.zeros(self.in_shape, dtype=gy.dtype)
-        np.add.at(gx, self.slices, gy)
+        gx = np.zeros(self.shape, dtype=gy.dtype)
+        np.add.at(gx, self.index, gy)  # gx[index] += gy는 겹치는 자리에 한 번만 더합니다.
         return gx
 
     def backward(self, ggx):
-        return get_item(ggx, self.slices)
+        return get_item(ggx, self.index)  # 0에 더해 넣기의 미분은 다시 꺼내기입니다.
 
 
-def get_item(x, slices):
-    return GetItem(slices)(x)
+def get_item(x, index):
+    return GetItem(index)(x)
     # --8<-- [end:get-item]
 
 
@@ -76,8 +76,7 @@ class Log(Function):
         return np.log(x)
 
     def backward(self, gy):
-        (x,) = self.inputs
-        return gy / x
+        return gy / self.inputs[0]
 
 
 def log(x):
@@ -85,31 +84,30 @@ def log(x):
 
 
 class Clip(Function):
-    """x를 [x_min, x_max]로 자릅니다. 역전파는 자르지 않은 원소로만 미분값을 보냅니다."""
+    """x를 [low, high]로 가둡니다. 역전파는 갇히지 않은(구간 안의) 원소로만 미분값을 보냅니다."""
 
-    def __init__(self, x_min, x_max):
-        self.x_min = x_min
-        self.x_max = x_max
+    def __init__(self, low, high):
+        self.low = low
+        self.high = high
 
     def forward(self, x):
-        return np.clip(x, self.x_min, self.x_max)
+        return np.clip(x, self.low, self.high)
 
     def backward(self, gy):
-        (x,) = self.inputs
-        mask = (x.data >= self.x_min) * (x.data <= self.x_max)
-        return gy * mask
+        x = self.inputs[0].data
+        inside = (self.low <= x) & (x <= self.high)
+        return gy * inside
 
 
-def clip(x, x_min, x_max):
-    return Clip(x_min, x_max)(x)
+def clip(x, low, high):
+    return Clip(low, high)(x)
 
 
 # --8<-- [start:softmax]
 def softmax_simple(x, axis=1):
     """식 그대로의 소프트맥스. 점수가 크면 exp가 넘칩니다."""
-    x = as_variable(x)
-    y = exp(x)
-    return y / sum(y, axis=axis, keepdims=True)
+    e = exp(as_variable(x))
+    return e / sum(e, axis=axis, keepdims=True)
 
 
 class Softmax(Function):
@@ -119,13 +117,13 @@ class Softmax(Function):
         self.axis = axis
 
     def forward(self, x):
-        y = np.exp(x - x.max(axis=self.axis, keepdims=True))
-        return y / y.sum(axis=self.axis, keepdims=True)
+        e = np.exp(x - x.max(axis=self.axis, keepdims=True))
+        return e / e.sum(axis=self.axis, keepdims=True)
 
     def backward(self, gy):
-        y = self.outputs[0]()
-        gx = y * gy
-        return gx - y * gx.sum(axis=self.axis, keepdims=True)
+        y = self.outputs[0]()  # 국소 미분을 출력 y로 씁니다.
+        y_gy = y * gy
+        return y_gy - y * y_gy.sum(axis=self.axis, keepdims=True)
 
 
 def softmax(x, axis=1):
@@ -135,36 +133,37 @@ def softmax(x, axis=1):
 # --8<-- [end:softmax]
 
 
+def _labels(t):
+    """정답 번호를 1차원 정수 배열로. Variable이면 그 값을 씁니다."""
+    return np.asarray(t.data if isinstance(t, Variable) else t).reshape(-1)
+
+
 # --8<-- [start:cross-entropy]
 def softmax_cross_entropy_simple(x, t):
-    """확률을 구해 log를 씌우는 교차 엔트로피. 확률은 1e-15 아래로 자릅니다."""
-    x, t = as_variable(x), as_variable(t)
-    n = x.shape[0]
-    p = clip(softmax(x), 1e-15, 1.0)
-    log_p = log(p)
-    tlog_p = get_item(log_p, (np.arange(n), t.data))
-    return -1 * sum(tlog_p) / n
+    """확률에 log를 씌워 정답 자리를 꺼내는 교차 엔트로피. log 0을 피하려고 확률을 1e-15 이상으로 올립니다."""
+    labels = _labels(t)
+    p = clip(softmax(as_variable(x)), 1e-15, 1.0)
+    picked = get_item(log(p), (np.arange(len(labels)), labels))
+    return sum(picked) * (-1.0 / len(labels))
 
 
 class SoftmaxCrossEntropy(Function):
-    """log-sum-exp로 넘침 없이 계산하는 교차 엔트로피."""
+    """log-sum-exp로 넘침 없이 계산하는 교차 엔트로피. 미분하지 않는 정답 번호는 속성으로 둡니다."""
 
-    def forward(self, x, t):
-        n = x.shape[0]
-        m = x.max(axis=1, keepdims=True)
-        log_z = m + np.log(np.exp(x - m).sum(axis=1, keepdims=True))
-        log_p = x - log_z
-        return -log_p[np.arange(n), t.ravel()].sum() / np.float32(n)
+    def __init__(self, labels):
+        self.labels = labels
+
+    def forward(self, x):
+        shifted = x - x.max(axis=1, keepdims=True)
+        log_p = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+        return -np.mean(log_p[np.arange(len(x)), self.labels])
 
     def backward(self, gy):
-        x, t = self.inputs
-        n, classes = x.shape
-        gy = gy * (1 / n)
-        y = softmax(x)
-        onehot = np.eye(classes, dtype=t.dtype)[t.data]
-        return (y - onehot) * gy, None  # 정답 t의 미분값은 없습니다
+        x = self.inputs[0]
+        q = np.eye(x.shape[1])[self.labels]  # 원-핫
+        return (softmax(x) - q) * (gy / len(self.labels))
 
 
 def softmax_cross_entropy(x, t):
-    return SoftmaxCrossEntropy()(x, t)
+    return SoftmaxCrossEntropy(_labels(t))(x)
     # --8<-- [end:cross-entropy]
