@@ -255,7 +255,11 @@ def test_released_graph_message_after_grad_does_not_send_the_user_to_backward():
     message = str(info.value)
     assert "backward(retain_graph=True)" not in message  # 고치기 전: 이 처방뿐이었습니다.
     assert "h, c" not in message
-    assert "backward()" in message and "tinygrad_ko.grad()" in message and "retain_graph=True" in message
+    assert (
+        "backward()" in message
+        and "tinygrad_ko.grad()" in message
+        and "retain_graph=True" in message
+    )
 
 
 # --- retain_graph: PyTorch와 같은 약속 --------------------------------------------------
