@@ -245,6 +245,23 @@ def test_second_order_through_a_released_intermediate_is_refused_like_pytorch():
         tg.grad(gx, x)
 
 
+def test_released_graph_message_after_grad_does_not_send_the_user_to_backward():
+    """tg.grad(retain_graph=False)만 쓴 사용자에게 "첫 번째 호출을 backward(retain_graph=True)로" 하라거나
+    잘린 역전파의 h, c(43장)를 말하면 고칠 곳을 잘못 알려 줍니다. 두 호출 방식을 모두 이름으로 댑니다."""
+    x = Variable(np.array(1.0))
+    (gx,) = tg.grad(tg.sin(x) ** 3, x, create_graph=True, retain_graph=False)
+    with pytest.raises(RuntimeError) as info:
+        tg.grad(gx, x)
+    message = str(info.value)
+    assert "backward(retain_graph=True)" not in message  # 고치기 전: 이 처방뿐이었습니다.
+    assert "h, c" not in message
+    assert (
+        "backward()" in message
+        and "tinygrad_ko.grad()" in message
+        and "retain_graph=True" in message
+    )
+
+
 # --- retain_graph: PyTorch와 같은 약속 --------------------------------------------------
 
 

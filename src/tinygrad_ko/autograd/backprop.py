@@ -57,7 +57,7 @@ def grad(
 ) -> tuple:
     """출력들을 입력들로 미분한 값을 돌려줍니다. 어느 변수의 `grad`도 바꾸지 않습니다.
 
-    `torch.autograd.grad`와 같은 약속입니다. 입력마다 미분값 하나씩의 튜플을 돌려주고, 미분값은
+    `torch.autograd.grad`를 본떴습니다. 입력마다 미분값 하나씩을 담은 튜플을 돌려주고, 미분값은
     보통 ndarray, `create_graph=True`이면 한 번 더 미분할 수 있는 Variable입니다. `grad_outputs`는
     출력마다의 시작값(없으면 1)입니다. 그래프에 쓰이지 않은 입력은 `allow_unused=True`일 때 None이고,
     아니면 RuntimeError입니다. 2계 미분, 기울기 벌점(gradient penalty), 헤세 행렬과 벡터의 곱에 씁니다.

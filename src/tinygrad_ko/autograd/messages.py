@@ -179,9 +179,9 @@ def released(func: object) -> RuntimeError:
         )
     return RuntimeError(
         f"{name}의 그래프는 앞선 역전파에서 이미 해제되었습니다. "
-        f"같은 그래프로 두 번 역전파하려면 첫 번째 호출을 backward(retain_graph=True)로 하세요. "
-        f"앞선 역전파의 그래프에 이어진 상태(잘린 역전파의 h, c 등)로 새로 계산했다면, "
-        f"retain_graph 대신 그 상태를 detach()로 떼어 내세요."
+        f"같은 그래프로 두 번 역전파하려면 앞선 backward()나 tinygrad_ko.grad()에 retain_graph=True를 "
+        f"주세요. 앞선 역전파의 그래프에 이어진 변수로 새로 계산했다면, retain_graph 대신 그 변수를 "
+        f"detach()로 떼어 내세요."
     )
 
 
