@@ -27,7 +27,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..autograd.messages import describe
 from ..autograd.modes import backprop_enabled
-from ..autograd.variable import Variable, as_variable
+from ..autograd.variable import Variable, as_variable, constant
 from .elementwise import LibraryFunction, broadcast_to
 from .matrix import linear
 
@@ -263,10 +263,15 @@ def _shape(x) -> tuple[int, ...]:
     return x.data.shape if isinstance(x, Variable) else np.shape(x)
 
 
+def _operand(obj) -> Variable:
+    """Variable은 그대로, ndarray와 수는 미분하지 않는 상수 변수로 감쌉니다(다른 함수가 입력을 받는 방식)."""
+    return obj if isinstance(obj, Variable) else constant(as_variable(obj).data)
+
+
 # --8<-- [start:conv2d-simple]
 def conv2d_simple(x, W, b=None, stride=1, pad=0):
     """가르치기용 합성곱: im2col로 편 행렬과 편 필터의 linear 한 번. 역전파는 이어 붙인 함수들이 합니다."""
-    x, W = as_variable(x), as_variable(W)
+    x, W = _operand(x), _operand(W)  # ndarray는 미분하지 않는 상수로(conv2d와 같게)
     _, _, _, (oh, ow) = _check_conv(x.shape, W.shape, _b_shape(b), stride, pad, "conv2d_simple")
     n = x.shape[0]
     oc, _, kh, kw = W.shape
