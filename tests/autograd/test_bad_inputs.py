@@ -224,3 +224,16 @@ def test_backward_from_a_root_needing_no_grad_names_its_real_cause(make_root, ca
     message = korean_instruction(info.value)
     assert cause in message
     assert repr(root) in message
+
+
+@pytest.mark.parametrize("given", [np.array(1.0), 1.0, [Variable(np.array(1.0)), np.array(2.0)]])
+def test_grad_refuses_inputs_that_are_not_variables_with_a_korean_type_error(given):
+    """고치기 전: tg.grad(y, np.array(1.0))은 '출력을 계산하는 데 쓰이지 않았습니다'라는 RuntimeError를 내고 그래프까지
+    놓았습니다. 받은 것의 타입을 말하는 TypeError를 내고, 그래프는 그대로 둡니다."""
+    x = Variable(np.array(3.0))
+    y = x * x
+    with pytest.raises(TypeError, match="inputs") as info:
+        tg.grad(y, given)
+    assert "Variable" in str(info.value) and korean_instruction(info.value)
+    (gx,) = tg.grad(y, x)  # 그래프가 남아 있어 다시 미분할 수 있습니다
+    assert gx == 6.0

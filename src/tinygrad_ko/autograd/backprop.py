@@ -70,6 +70,9 @@ def grad(
     elif type(retain_graph) is not bool:
         raise messages.not_bool("grad의 retain_graph", retain_graph)
     outputs, inputs = _as_list(outputs, "outputs"), _as_list(inputs, "inputs")
+    for position, given in enumerate(inputs, start=1):  # 역전파(그래프를 놓기) 전에 검사합니다
+        if not isinstance(given, Variable):
+            raise messages.grad_input_not_variable(position, given)
     seeds = (
         [None] * len(outputs) if grad_outputs is None else _as_list(grad_outputs, "grad_outputs")
     )

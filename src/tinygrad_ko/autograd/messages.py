@@ -321,3 +321,10 @@ def renamed_function_class(old: str, layer: str, new: str, functional: str) -> s
         f"함수로 부르려면 F.{functional}(...)를, 함수 클래스가 필요하면 tinygrad_ko.functions.{new}을(를) "
         f"쓰세요. 옛 이름은 이번 판(0.1)까지만 함수 클래스 {new}을(를) 돌려줍니다."
     )
+
+
+def grad_input_not_variable(position: int, value: object) -> TypeError:
+    return TypeError(
+        f"grad의 inputs에는 Variable만 줄 수 있는데, {position}번째로 받은 것은 {describe(value)}입니다. 미분값을 "
+        f"구할 값을 Variable로 만들어 계산에 쓰고, 그 Variable을 inputs로 주세요."
+    )
