@@ -163,8 +163,8 @@ def _fast_math_signs(cc: list[str]) -> list[str]:
     return _probed[key]
 
 
-# 매크로를 남기지 않고 값을 바꾸는 설정(-include 한 헤더의 #pragma GCC optimize, -U로 지운 매크로,
-# -fsingle-precision-constant)은 위의 두 물음에 드러나지 않습니다. 그래서 그 명령과 커널의 옵션으로 작은 프로그램을
+# 값을 바꾸는 설정 가운데 -include 한 헤더의 #pragma GCC optimize, -U로 지운 매크로, -fsingle-precision-constant는
+# 위의 두 물음(-dM -E의 FAST_MATH_MACROS, 링크 명령)에 드러나지 않습니다. 그래서 그 명령과 커널의 옵션으로 작은 프로그램을
 # 컴파일해 따로 실행하고(비정규수를 0으로 바꾸는 설정이 이 프로세스에 닿지 않게), 그 값을 IEEE 754의 값과 비교합니다.
 # 값은 volatile 변수와 전역 배열로 주어 컴파일러가 미리 계산하지 못하게 합니다.
 PROBE = r"""
