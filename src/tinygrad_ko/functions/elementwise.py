@@ -70,9 +70,6 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-# --8<-- [end:sum_to_array]
-
-
 def _sum_to(x, shape: tuple[int, ...]):
     """엔진 안에서 쓰는 `sum_to`: 모양 검사를 건너뜁니다(모양은 순전파가 이미 맞춰 두었습니다)."""
     if x.shape == shape:
@@ -80,6 +77,9 @@ def _sum_to(x, shape: tuple[int, ...]):
     if isinstance(x, Variable):
         return SumTo(shape)(x)
     return _sum_to_array(x, shape)
+
+
+# --8<-- [end:sum_to_array]
 
 
 def as_shape(shape: object, what: str = "모양") -> tuple[int, ...]:
@@ -118,6 +118,7 @@ def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         ) from None
 
 
+# --8<-- [start:broadcast]
 class _ShapeChange(LibraryFunction):
     """모양만 바꾸는 함수의 공통 부분: 목표 모양을 받고, 입력의 값은 붙잡지 않고 모양만 기억합니다."""
 
@@ -132,7 +133,6 @@ class _ShapeChange(LibraryFunction):
         return self.reshape_array(x)
 
 
-# --8<-- [start:broadcast]
 class SumTo(_ShapeChange):
     """브로드캐스트로 늘어난 배열을 더해서 모양 `shape`로 줄입니다. 역전파는 `broadcast_to`입니다."""
 

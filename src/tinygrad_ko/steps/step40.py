@@ -214,7 +214,6 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001 - 책과 같은 이름입�
 
 
 # --- 40단계: 브로드캐스트와 sum_to ------------------------------------------------------------
-# --8<-- [start:broadcast]
 def sum_to_array(x, shape):
     """ndarray x를 더해서 모양 shape로 줄입니다. 앞에 새로 생긴 축과, shape에서 1인데 x에서는
     늘어난 축을 더한 뒤 shape로 바꿉니다."""
@@ -257,9 +256,6 @@ def sum_to(x, shape):
     if x.shape == shape:
         return as_variable(x)
     return SumTo(shape)(x)
-
-
-# --8<-- [end:broadcast]
 
 
 # --- 사칙연산: 40단계에서 브로드캐스트의 역전파를 더했습니다 -------------------------------------
