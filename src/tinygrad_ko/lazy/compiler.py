@@ -185,9 +185,19 @@ int main(void) {
     return 0;
 }
 """
+
+
+def _left_to_right_sum(values: list[float]) -> float:
+    """C의 반복문처럼 왼쪽부터 한 번씩 반올림하며 더한 합. 파이썬 3.12부터 sum()은 보정한 합을 냅니다."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
 # PROBE가 찍는 줄마다: (무엇을 보는지, IEEE 754의 값). 마지막 줄은 정수(NaN은 자신과 다름)입니다.
 PROBE_EXPECTED = (
-    ("덧셈의 순서(1 + 1e-16 + ... 63번)", sum([1.0] + [1e-16] * 63)),
+    ("덧셈의 순서(1 + 1e-16 + ... 63번)", _left_to_right_sum([1.0] + [1e-16] * 63)),
     ("부호 있는 0(-0.0 + 0.0)", 0.0),
     ("비정규수(1e-300 * 1e-10)", 1e-300 * 1e-10),
     ("상수의 정밀도(1.0 * 0.1)", 0.1),
