@@ -71,7 +71,7 @@ def _sum_to_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _sum_to(x, shape: tuple[int, ...]):
-    """엔진 안에서 쓰는 `sum_to`: 모양 검사를 건너뜁니다(모양은 순전파가 이미 맞춰 두었습니다)."""
+    """엔진 안에서 쓰는 `sum_to`: ndarray는 모양 검사를 건너뜁니다(모양은 순전파가 이미 맞춰 두었습니다)."""
     if x.shape == shape:
         return x
     if isinstance(x, Variable):
