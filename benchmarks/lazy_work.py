@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import os
+import random
 import tempfile
 from time import perf_counter
 
@@ -53,13 +54,18 @@ def chain(y):
     return y
 
 
-def alternate(calls: dict, repeats: int, clock) -> dict:
-    """여러 후보를 반복마다 순서를 돌려 가며 잽니다(캐시와 할당기 상태의 치우침을 나눕니다)."""
+def alternate(calls: dict, repeats: int, clock, seed: int = 0) -> dict:
+    """여러 후보를 반복마다 순서를 섞어 가며 잽니다(캐시와 할당기 상태의 치우침을 나눕니다).
+
+    순서를 돌리기만 하면 후보마다 바로 앞의 후보가 늘 같아, 앞 후보가 남긴 캐시나 방금 풀린 버퍼의
+    덕을 한 후보만 봅니다. 씨앗을 고정해 같은 실행은 같은 순서로 잽니다.
+    """
     times = {name: [] for name in calls}
     names = list(calls)
-    for repeat in range(repeats):
-        k = repeat % len(names)
-        for name in names[k:] + names[:k]:
+    shuffle = random.Random(seed).shuffle
+    for _ in range(repeats):
+        shuffle(names)
+        for name in names:
             gc.collect()
             start = clock()
             calls[name]()

@@ -83,3 +83,29 @@ def test_fusion_limits_order_mode_times_both_orders(tmp_path):
     for case in ("C 융합 기본", "C 두 커널 기본", "C 사슬 기본", "C 사슬 -fno-trapping-math 뺌"):
         assert len(rows[f"{case}, 섞은 입력"]["ms"]) == 1
         assert len(rows[f"{case}, 정렬한 입력"]["ms"]) == 1
+
+
+def test_alternate_changes_which_candidate_runs_just_before_each_one():
+    """번갈아 재기: 돌려 놓기만 하면 후보마다 바로 앞 후보가 늘 같아(방금 풀린 출력 버퍼가 캐시에 남는 등)
+    한쪽으로 치우칩니다. 반복마다 섞되, 씨앗을 고정해 같은 순서를 다시 얻을 수 있어야 합니다."""
+    import itertools
+    import time
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from lazy_work import alternate
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+    def record() -> list[str]:
+        order: list[str] = []
+        calls = {name: (lambda name=name: order.append(name)) for name in "abcd"}
+        alternate(calls, 40, time.process_time_ns)
+        return order
+
+    order = record()
+    assert all(order.count(name) == 40 for name in "abcd")
+    pairs = list(itertools.pairwise(order))
+    before = {name: {prev for prev, cur in pairs if cur == name} for name in "abcd"}
+    assert all(set("abcd") - {name} <= before[name] for name in "abcd"), before
+    assert record() == order
