@@ -7,8 +7,9 @@
 - ``backward()``: 출력의 미분값이 비어 있으면 ``np.ones_like``로 1을 채우고 시작합니다.
   이제 ``y.grad = np.array(1.0)``을 직접 쓰지 않아도 됩니다.
 - ``Variable``은 ``numpy.ndarray``(또는 ``None``)만 받습니다. 다른 것을 넣으면 ``TypeError``.
-- ``as_array``: 0차원 배열에 NumPy 연산을 하면 결과가 배열이 아니라 스칼라(``numpy.float64``)로
-  나옵니다. ``Function``이 출력을 상자에 담기 전에 ``as_array``로 다시 배열로 만듭니다.
+- ``as_array``: 0차원 배열에 ``x ** 2``, ``np.exp`` 같은 원소별 연산을 하면 결과가 배열이 아니라
+  NumPy 스칼라(``numpy.float64`` 등)로 나옵니다. ``Function``이 출력을 상자에 담기 전에
+  ``as_array``로 다시 배열로 만듭니다.
 
 한계: 입력과 출력이 하나뿐인 함수만 다룹니다(11~13단계에서 여러 개로 늘립니다).
 """
@@ -51,7 +52,7 @@ class Variable(_previous.Variable):
     # --8<-- [start:backward]
     def backward(self):
         if self.grad is None:
-            self.grad = np.ones_like(self.data)  # dy/dy = 1 이므로 1로 시작합니다.
+            self.grad = np.ones_like(self.data)  # 수 하나면 dy/dy = 1, 배열이면 원소 합의 미분
 
         funcs = [self.creator]
         while funcs:
