@@ -103,3 +103,30 @@ def test_replay_accepts_the_backward_seed_and_numbers():
     x, w = lazy.Tensor(np.ones((2, 2))), lazy.Tensor(np.full((2, 2), 2.0), requires_grad=True)
     new_w, _ = replayed(x, w)
     assert np.array_equal(new_w.numpy(), np.full((2, 2), 2.0 - 0.01 * 2.0))
+
+
+def test_requires_grad_is_part_of_the_plan_key(backend):
+    """requires_grad=True로 기록한 계획을 requires_grad가 없는 입력에 조용히 쓰지 않습니다(rev26D)."""
+
+    def grad_of(x):
+        (x * x).sum().backward()
+        return x.grad * 1.0
+
+    replayed = lazy.Replay(grad_of)
+    got = replayed(lazy.Tensor(np.array([5.0, 7.0]), requires_grad=True))
+    assert np.array_equal(got.numpy(), [10.0, 14.0])
+    with pytest.raises(Exception) as direct:  # 감싸지 않고 부르면 backward할 수 없다고 합니다
+        grad_of(lazy.Tensor(np.array([1.0, 2.0])))
+    with pytest.raises(
+        type(direct.value)
+    ):  # 되풀이도 같은 오류를 내야 합니다(처음 계획의 미분값이 아니라)
+        replayed(lazy.Tensor(np.array([1.0, 2.0])))
+    assert len(replayed.plans) == 1
+
+
+def test_plan_recorded_without_requires_grad_is_not_used_with_it(backend):
+    replayed = lazy.Replay(lambda x: x * 2.0)
+    replayed(lazy.Tensor(np.ones(2)))
+    y = replayed(lazy.Tensor(np.ones(2), requires_grad=True))
+    assert len(replayed.plans) == 2
+    assert np.array_equal(y.numpy(), [2.0, 2.0])

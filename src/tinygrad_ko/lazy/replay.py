@@ -3,7 +3,7 @@
 지연 텐서의 연산은 부를 때마다 그래프를 새로 만들고, 스케줄하고, 커널을 찾습니다. 같은 모양의 입력으로
 같은 계산을 되풀이한다면(학습 루프의 한 스텝처럼) 그 일은 처음 한 번이면 됩니다. `Replay(f)`는 처음 부를
 때 f가 돌려준 텐서들의 계획(`runner.Plan`: 커널, 돌릴 함수, 버퍼 계획)을 입력의 모양과 dtype, 백엔드별로
-적어 두고, 다음부터는 입력 버퍼만 바꿔 끼워 그 계획을 돌립니다.
+적어 두고, 다음부터는 입력 버퍼만 바꿔 끼워 그 계획을 돌립니다. 입력의 `requires_grad`도 계획을 가릅니다.
 
 약속: f의 인수는 지연 텐서이고, f는 계산하지 않은 텐서(하나 또는 튜플)를 돌려줍니다. 기록한 계획은 처음
 부를 때의 값을 담으므로, 그 값이 바뀔 수 있는 것은 막습니다: f 안에서 값을 꺼내거나(`.numpy()`) 인수가 아닌
@@ -25,7 +25,7 @@ class Replay:
         self.fn = fn
         self.plans: dict[
             tuple, tuple
-        ] = {}  # (백엔드, 입력의 모양과 dtype, 같은 입력의 자리) -> (계획, 입력 노드 id들, 하나인지)
+        ] = {}  # (백엔드, 입력의 모양·dtype·requires_grad, 같은 입력의 자리) -> (계획, 입력 노드 id들, 하나인지)
 
     def __call__(self, *args: Tensor) -> Tensor | tuple[Tensor, ...]:
         for a in args:
@@ -36,7 +36,8 @@ class Replay:
         same_as = tuple(
             next(j for j, b in enumerate(args) if b.lazydata is a.lazydata) for a in args
         )
-        key = (backend(), tuple((a.shape, a.dtype.str) for a in args), same_as)
+        # requires_grad도 넣습니다: f가 backward를 부르면 계획이 그에 따라 달라집니다(미분값을 구하거나 오류를 냄).
+        key = (backend(), tuple((a.shape, a.dtype.str, a.requires_grad) for a in args), same_as)
         if key not in self.plans:
             self.plans[key] = self._capture(args)
         plan, arg_ids, single = self.plans[key]
