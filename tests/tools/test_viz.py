@@ -120,6 +120,37 @@ def test_leaf_variable_alone_is_one_node():
     assert to_mermaid(step07.Variable(np.array(3.0))) == 'flowchart LR\n    n0(["3.0"])'
 
 
+def test_function_reused_on_its_own_output_is_a_cycle_refused_with_korean_error():
+    # 함수 객체는 마지막 호출만 기억하므로 A(A(x))의 연결은 x에 닿지 않고 A ↔ 중간 변수를 맴돕니다.
+    x = step07.Variable(np.array(1.1))
+    square = step07.Square()
+    y = square(square(x))
+    middle = square.input
+    assert middle.creator is square and y.creator is square
+    for draw in (to_mermaid, to_dot, nodes):
+        with pytest.raises(ValueError) as error:
+            draw(y)
+        message = korean_instruction(error.value)
+        assert "Square" in message and "순환" in message
+        assert "새 함수 객체" in message and "refs=True" in message
+    # 참조 그림은 지금의 참조를 그대로 그리므로 순환도 그대로 보입니다.
+    nodes_, edges = parse_mermaid(to_mermaid(y, refs=True))
+    assert labels(nodes_) == ["1.21", "Square", "1.464"]
+    assert sorted(edges) == [
+        (0, 1, "creator", False),
+        (1, 0, "input", False),
+        (1, 2, "output", False),
+        (2, 1, "creator", False),
+    ]
+
+
+def test_longer_cycle_names_the_reused_function():
+    square = step07.Square()
+    y = square(step07.Exp()(square(step07.Variable(np.array(0.5)))))
+    with pytest.raises(ValueError, match="Square 함수 객체"):
+        to_mermaid(y)
+
+
 def test_variable_without_links_explains_which_step_adds_them():
     with pytest.raises(TypeError, match="7단계"):
         to_mermaid(step01.Variable(np.array(1.0)))

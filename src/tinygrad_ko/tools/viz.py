@@ -23,7 +23,8 @@ RuntimeError를 냅니다.
 
 노드 번호(n0, n1, ...)는 입력 쪽부터 매기는 후위 순회 순서이고, 객체의 주소(`id`)에 기대지
 않으므로 같은 그래프는 언제나 같은 텍스트가 됩니다. 순회는 재귀 없이 스택으로 하므로 아주 깊은
-그래프에서도 `RecursionError`가 나지 않습니다.
+그래프에서도 `RecursionError`가 나지 않습니다. 같은 함수 객체를 자기 출력에 다시 써서 연결이 맴도는
+그래프는 값의 흐름으로 그릴 수 없으므로 ValueError로 알려 줍니다(참조 그림은 그대로 그립니다).
 """
 
 from __future__ import annotations
@@ -264,6 +265,9 @@ class _GraphReader:
                 graph.labels.append([_function_label(node)])
             if not refs:
                 for dep in self.dependencies(node):
+                    # 입력 쪽 노드가 아직 번호가 없다면 지나온 조상이므로 연결이 맴돕니다.
+                    if id(dep) not in number:
+                        raise _cycle_error(node, dep)
                     graph.edges.append(_Edge(number[id(dep)], number[id(node)]))
 
         def mark(node: object) -> None:
@@ -404,6 +408,18 @@ class _GraphReader:
             node = self._placeholders[key] = kind(obj)
             self._keep_alive.append(obj)
         return node
+
+
+def _cycle_error(node: object, dep: object) -> ValueError:
+    """값의 흐름을 거슬러 가다가 지나온 노드로 되돌아온 경우의 오류."""
+    function = dep if is_variable_node(node) else node
+    return ValueError(
+        f"계산 그래프에 순환이 있어 값의 흐름을 그릴 수 없습니다: {type(function).__name__} 함수 객체의 "
+        f"입력을 거슬러 가면 그 함수가 만든 변수로 되돌아옵니다. 같은 함수 객체를 자기 출력(이나 그 "
+        f"출력에서 계산한 값)에 다시 쓰면(예: A = Square(); y = A(A(x))) 함수는 마지막 호출의 입력과 출력만 기억하므로 연결이 "
+        f"처음 입력에 닿지 못하고 맴돕니다. 함수를 부를 때마다 Square()(Square()(x))처럼 새 함수 "
+        f"객체를 만들어 주세요. 지금의 참조를 그대로 보려면 refs=True로 그리세요."
+    )
 
 
 def _code_target(value: object) -> object | None:
