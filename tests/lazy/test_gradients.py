@@ -81,6 +81,64 @@ def test_random_graphs_same_gradients_as_the_engine(backend, seed, dtype):
             same(x.grad.numpy(), v.grad)
 
 
+SPECIAL_STEPS = {
+    "add": lambda a, b, c: a + b,
+    "sub": lambda a, b, c: a - b,
+    "mul": lambda a, b, c: a * b,
+    "div": lambda a, b, c: a / b,  # 나눗셈을 막지 않습니다: 0으로 나누기, inf / inf도 나옵니다
+    "neg": lambda a, b, c: -a,
+    "relu": lambda a, b, c: a.relu() if isinstance(a, lazy.Tensor) else tk.relu(a),
+    "addc": lambda a, b, c: a + c,
+    "rsubc": lambda a, b, c: c - a,
+    "mulc": lambda a, b, c: a * c,
+    "divc": lambda a, b, c: a / c,
+    "rdivc": lambda a, b, c: c / a,
+}
+SPECIAL_CONSTANTS = [0.0, -0.0, 1.0, -2.5, 0.1, np.inf, -np.inf, 1e30, 1e-30]
+SPECIAL_INPUTS = [0.0, -0.0, np.inf, -np.inf, 1e-40, 3e38]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_random_graphs_with_special_values_and_signed_zero_constants(backend, dtype):
+    """±0, ±inf, 비정규수인 입력과 -0.0, ±inf인 수: NaN이 아닌 칸은 비트까지, NaN은 자리가 엔진과 같습니다.
+
+    NaN의 부호 비트는 약속하지 않습니다(gcc도, NumPy의 SIMD 반복도 피연산자의 순서를 바꿉니다).
+    """
+    checked = 0
+    for seed in range(60):
+        rng = np.random.default_rng(1000 + seed)
+        arrays = [rng.standard_normal((2, 5)).astype(dtype) for _ in range(3)]
+        for a in arrays:
+            a.flat[rng.integers(10, size=2)] = rng.choice(SPECIAL_INPUTS, size=2)
+        ops = list(SPECIAL_STEPS)
+        program = [
+            (ops[rng.integers(len(ops))], rng.integers(0, 3 + k, size=2), rng.integers(9))
+            for k in range(10)
+        ]
+
+        def run_special(inputs, program=program):
+            nodes = list(inputs)
+            for op, (i, j), c in program:
+                nodes.append(SPECIAL_STEPS[op](nodes[i], nodes[j], SPECIAL_CONSTANTS[c]))
+            return nodes[-1].sum()
+
+        xs = [lazy.Tensor(a, requires_grad=True) for a in arrays]
+        run_special(xs).backward()
+        vs = [tk.Variable(a) for a in arrays]
+        with np.errstate(all="ignore"):
+            run_special(vs).backward()
+        for x, v in zip(xs, vs, strict=True):
+            assert (x.grad is None) == (v.grad is None)
+            if v.grad is None:
+                continue
+            got, nan = x.grad.numpy(), np.isnan(v.grad)
+            assert np.array_equal(np.isnan(got), nan)
+            assert np.array_equal(got[~nan], v.grad[~nan])
+            assert np.array_equal(np.signbit(got[~nan]), np.signbit(v.grad[~nan]))
+            checked += 1
+    assert checked > 60
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_random_graphs_with_broadcasting_exp_log(backend, seed):
     """브로드캐스트(미분값을 더해 줄이기)와 exp, log가 든 그래프: float64에서 1e-12 안."""

@@ -360,6 +360,7 @@ class Mul(LibraryFunction):
 # --8<-- [end:add-mul]
 
 
+# --8<-- [start:div]
 class Div(LibraryFunction):
     def keep(self, needs):
         return needs[1], needs[0] or needs[1]  # 두 미분 모두 x1이, x1의 미분에는 x0도 필요합니다.
@@ -375,6 +376,9 @@ class Div(LibraryFunction):
             # -x0 / x1**2를 (x0 / x1) / x1로: x1**2가 먼저 넘치지 않습니다(float16의 300² > 65504).
             -gy * (x0 / x1 / x1) if need1 else None,
         )
+
+
+# --8<-- [end:div]
 
 
 # --- 소문자 도우미 -------------------------------------------------------------------

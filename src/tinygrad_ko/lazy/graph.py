@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import struct
 import weakref
 
 import numpy as np
@@ -73,6 +74,15 @@ def is_constant_buffer(node: LazyBuffer) -> bool:
 def const(value: float, dtype: np.dtype) -> LazyBuffer:
     """수 하나. 값은 그 dtype으로 반올림해 둡니다(NumPy가 float32 배열 * 0.1에서 0.1을 float32로 바꾸듯)."""
     return LazyBuffer("const", (), rounded(value, dtype), (), dtype)
+
+
+def bits(value: float) -> int:
+    """수의 비트(float64의 64비트 정수). 0.0과 -0.0, 부호나 payload가 다른 NaN을 가르는 열쇠입니다.
+
+    `0.0 == -0.0`이고 해시도 같아서, 파이썬 float를 열쇠로 쓰면 두 수가 하나로 합쳐집니다. `float.hex()`는
+    0.0과 -0.0은 가르지만 NaN은 모두 `'nan'`입니다.
+    """
+    return struct.unpack("<Q", struct.pack("<d", value))[0]
 
 
 def rounded(value: object, dtype: np.dtype) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .graph import bits
 from .memory import assign_slots
 from .scheduler import Kernel
 
@@ -31,9 +32,13 @@ DTYPE_NAMES = {np.dtype(np.float32): "np.float32", np.dtype(np.float64): "np.flo
 
 
 def number(value: float, dtype: np.dtype) -> str:
-    """수를 소스에 적는 방법. repr는 같은 float로 정확히 되돌아옵니다(파이썬이 보장). inf와 NaN은 이름으로."""
+    """수를 소스에 적는 방법. repr는 같은 float로 정확히 되돌아옵니다(파이썬이 보장). inf와 NaN은 이름으로.
+
+    NaN은 `np.nan`과 비트가 다르면(부호나 payload) 그 비트를 그대로 적습니다. 수의 비트를 바꾸지 않습니다.
+    """
     if value != value:
-        text = "np.nan"
+        pattern = bits(value)
+        text = "np.nan" if pattern == bits(np.nan) else f"np.uint64({pattern:#x}).view(np.float64)"
     elif value in (float("inf"), float("-inf")):
         text = "np.inf" if value > 0 else "-np.inf"
     else:

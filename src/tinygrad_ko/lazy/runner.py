@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import compiler, messages, render_c, render_numpy
-from .graph import LazyBuffer
+from .graph import LazyBuffer, bits
 from .memory import assign_slots
 from .scheduler import Kernel, schedule
 from .view import size
@@ -215,9 +215,9 @@ def _launcher(kernel: Kernel, name: str):
 
 
 def _signature(kernel: Kernel) -> tuple:
-    """생성할 소스를 정하는 모든 것. 수는 16진 문자열로 넣어 -0.0과 0.0, NaN끼리도 가릅니다."""
+    """생성할 소스를 정하는 모든 것. 수는 비트(`graph.bits`)로 넣어 -0.0과 0.0, 부호나 payload가 다른 NaN도 가릅니다."""
     stmts = tuple(
-        (op, args, dtype, arg.hex() if op == "const" else arg)
+        (op, args, dtype, bits(arg) if op == "const" else arg)
         for op, args, dtype, arg in kernel.stmts
     )
     loads = tuple((load.view, load.base.dtype) for load in kernel.loads)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import view as views
-from .graph import ELEMENTWISE, MOVEMENT, LazyBuffer, toposort
+from .graph import ELEMENTWISE, MOVEMENT, LazyBuffer, bits, toposort
 from .view import View
 
 MAX_DEPTH = 256  # 한 커널에 이어 붙이는 원소별 연산의 최대 단수(깊이). 연산 수의 한도가 아닙니다
@@ -144,7 +144,8 @@ def _build(root: LazyBuffer, cut: set[int], moved: dict) -> Kernel:
 
     def leaf(node: LazyBuffer) -> int:
         if node.op == "const":
-            key = ("const", node.arg, node.dtype)
+            # 열쇠는 수의 비트: 수 자체를 쓰면 0.0 == -0.0이라 relu 역전파의 0.0이 사용자의 -0.0을 대신했습니다.
+            key = ("const", bits(node.arg), node.dtype)
             stmt = ("const", (), node.dtype, node.arg)
         else:
             base, v = (
