@@ -54,7 +54,9 @@ def render(kernel: Kernel) -> str:
             names[i] = f"in{arg}"
         elif op == "const":
             names[i] = number(arg, dtype)
-    # 중간값의 버퍼 계획. 원소별 커널의 출력 버퍼(0번)도 중간값에 씁니다. where는 새 배열을 만듭니다.
+    # --8<-- [start:out-kind]
+    # 중간값의 버퍼 계획. 원소별 커널이면 출력 버퍼를 0번으로 주어, dtype이 출력과 같은 중간값에도 씁니다.
+    # where는 새 배열을 만듭니다(종류 None).
     out_kind = None if kernel.axes is not None else (kernel.stmts[-1][2], kernel.shape)
     steps = [
         (i, args, None if op == "where" else (dtype, kernel.shape))
@@ -62,6 +64,7 @@ def render(kernel: Kernel) -> str:
         if op not in ("load", "const")
     ]
     slots, kinds = assign_slots(steps, in_place=True, given=out_kind)
+    # --8<-- [end:out-kind]
     first_temp = 1 if out_kind is not None else 0
     lines = [f"def kernel(out, {', '.join(f'in{j}' for j in range(len(kernel.loads)))}):"]
     lines[0] = lines[0].replace(", )", ")")
