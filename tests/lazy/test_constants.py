@@ -41,6 +41,21 @@ def test_negative_zero_constant_survives_relu_backward(backend, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_negative_zero_written_before_relu_leaves_relu_zero_alone(backend, dtype):
+    """-0.0이 커널에 먼저 나와도 relu 역전파의 0.0은 0.0입니다(값으로 합치면 -0.0이 됩니다)."""
+    data = np.array([1.0, -1.0, 2.0], dtype)
+    x = lazy.Tensor(data, requires_grad=True)
+    (x * -0.0 + x.relu()).sum().backward()
+    (kernel,) = lazy.schedule(x.grad)
+    consts = [c for op, _, _, c in kernel.stmts if op == "const"]
+    assert [math.copysign(1.0, c) for c in consts] == [-1.0, 1.0]  # -0.0이 먼저, 그다음 0.0
+    v = tk.Variable(data)
+    (v * -0.0 + tk.relu(v)).sum().backward()
+    same_bits(x.grad.numpy(), v.grad)
+    assert np.signbit(v.grad).tolist() == [False, False, False]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_division_by_negative_zero_after_relu(backend, dtype):
     data = np.array([1.0, 2.0], dtype)
     x = lazy.Tensor(data, requires_grad=True)

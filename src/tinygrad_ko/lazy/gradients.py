@@ -9,11 +9,12 @@
 역전파의 순서도 엔진과 같습니다(`autograd/backprop.py`): 세대가 큰 함수부터, 같은 세대는 넣은 순서로
 꺼내고, 미분값은 먼저 모인 것 + 새것 순서로 더합니다. 덧셈의 순서까지 같으므로, 브로드캐스트가 없는 사칙연산,
 부호, relu 그래프의 미분값이 엔진과 비트까지 같기를 기대합니다. 한 커널 안의 수를 값이 아니라 비트로 가르는
-것(`graph.bits`)도 여기에 필요합니다. 0.0 == -0.0이라 값으로 가르면 relu 역전파의 0.0이 사용자의 -0.0을
-대신합니다. 54장은 ±0, ±inf인 수와 입력을 넣은 무작위 그래프로 NaN이 아닌 칸을 확인합니다. NaN이 된 칸의
-부호 비트는 두 백엔드 모두 약속하지 않습니다. IEEE 754가 정하지 않고, gcc(`render_c.py`)와 NumPy의 SIMD
-반복이 피연산자의 순서를 바꾸기도 합니다. 합(브로드캐스트의 되돌리기 포함)과 exp, log는 C 백엔드에서 마지막
-자리가 다를 수 있습니다.
+것(`graph.bits`)도 여기에 필요합니다. 0.0 == -0.0이라 값으로 가르면 커널에 먼저 나온 쪽이 남아, relu
+역전파의 0.0이 사용자의 -0.0을 대신하거나 사용자의 -0.0이 relu 역전파의 0.0을 대신합니다. 54장은 ±0,
+±inf인 수와 입력을 넣은 무작위 그래프로 NaN이 아닌 칸을 확인합니다. NaN이 된 칸의 부호 비트는 두
+백엔드 모두 약속하지 않습니다. IEEE 754가 정하지 않고, gcc(`render_c.py`)와 NumPy의 SIMD 반복이
+피연산자의 순서를 바꾸기도 합니다. 합(브로드캐스트의 되돌리기 포함)과 exp, log는 C 백엔드에서 마지막 자리가
+다를 수 있습니다.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class Record:
     """지연 텐서 하나를 만든 연산의 기록. 엔진 함수의 backward에게 `self`가 되어 줍니다."""
 
     # 브로드캐스트한 이항 연산의 미분값을 입력 모양으로 더해 줄이기: 엔진의 메서드를 그대로 씁니다
-    # (x.sum(axis, keepdims=True)와 reshape만 부르므로 지연 텐서에도 맞습니다).
+    # (미분값의 shape, ndim, sum(axis=...), sum(axis=..., keepdims=True), reshape만 쓰므로 지연 텐서에도
+    # 맞습니다).
     to_inputs = LibraryFunction.to_inputs
 
     def __init__(self, rule: type, inputs: tuple, output: Tensor, **shapes: tuple) -> None:
