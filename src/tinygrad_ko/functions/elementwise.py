@@ -495,7 +495,7 @@ def pow(x, c):  # noqa: A001 - 책과 같은 이름을 씁니다.
     if not isinstance(c, Number) or isinstance(c, bool):
         raise TypeError(
             f"거듭제곱의 지수는 파이썬 수(int, float)여야 합니다. 받은 값: {type(c).__name__}. "
-            f"Variable끼리의 거듭제곱은 exp(c * log(x))로 표현해 주세요."
+            f"Variable끼리의 거듭제곱은 밑 x가 양수일 때 exp(c * log(x))로 표현해 주세요."
         )
     return Pow(c)(x)
 

@@ -19,7 +19,7 @@ from . import elementwise as F
 def _rpow(x, c):
     raise TypeError(
         f"{type(c).__name__} ** Variable 은 지원하지 않습니다: 지수는 파이썬 수만 됩니다. "
-        f"밑이 상수라면 exp(x * log(c))로 표현해 주세요."
+        f"밑이 양수인 상수 c라면 exp(x * log(c))로 표현해 주세요."
     )
 
 
