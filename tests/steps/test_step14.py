@@ -62,3 +62,21 @@ def test_diamond_graph_gives_the_wrong_grad():
     # 한계: 스택이 c 쪽 Square를 먼저 꺼내 a.grad가 절반(8)일 때 x까지 내려가고(x.grad=32),
     # b 쪽이 끝난 뒤 다 모인 a.grad(16)로 한 번 더 내려갑니다(+64). 그래서 96이 됩니다.
     assert x.grad == 96.0
+
+
+def reused_square(module, x):
+    """a = x²를 두 번 씁니다: y = a + a = 2x², dy/dx = 4x."""
+    a = module.square(x)
+    return module.add(a, a)
+
+
+def test_reusing_a_variable_with_a_creator_runs_the_creator_twice():
+    # 한계: 창조자가 있는 a를 두 번 쓰면 Add가 입력 자리마다 a의 창조자를 funcs에
+    # 넣어, Square가 다 모인 a.grad(2)로 두 번 처리됩니다(x.grad = 12 + 12).
+    x = step14.Variable(np.array(3.0))
+    y = reused_square(step14, x)
+    y.backward()
+    assert y.creator.inputs[0].grad == 2.0
+    (correct,) = numerical_partials(lambda v: reused_square(step14, v), step14.Variable, 3.0)
+    np.testing.assert_allclose(correct, 12.0, rtol=1e-6)
+    assert x.grad == 24.0

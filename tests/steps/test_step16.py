@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from tinygrad_ko.steps import step14, step16
 
 from .helpers import numerical_partials
-from .test_step14 import diamond
+from .test_step14 import diamond, reused_square
 
 
 def test_generations_follow_the_graph():
@@ -60,3 +60,9 @@ def test_each_function_runs_backward_once():
     y.backward()
     assert len(calls) == 3 and len(set(calls)) == 3  # 같은 함수를 두 번 처리하지 않습니다.
     assert calls[-1] is a.creator  # x에 가장 가까운 함수가 마지막입니다.
+
+
+def test_reused_variable_with_a_creator_is_right_here():
+    x = step16.Variable(np.array(3.0))
+    reused_square(step16, x).backward()
+    assert x.grad == 12.0  # 4x, 14단계는 24
