@@ -176,6 +176,8 @@ PROBE = r"""
 volatile double minus_zero = -0.0, small = 1e-300, smaller = 1e-10, one = 1.0, five = 5.0;
 volatile double seed = 1e-16;
 volatile float five_f = 5.0f;
+volatile double near_one = 0x1.00000004p0; /* 1 + 2^-30 */
+volatile float near_one_f = 0x1.0008p0f;   /* 1 + 2^-13 */
 double values[64];
 int main(void) {
     volatile double nan_value = NAN;
@@ -183,8 +185,9 @@ int main(void) {
     values[0] = 1.0;
     for (int i = 1; i < 64; i++) values[i] = seed;
     for (int i = 0; i < 64; i++) total += values[i];
-    printf("%a\n%a\n%a\n%a\n%a\n%a\n%d\n", total, minus_zero + 0.0, small * smaller, one * 0.1,
-           five / 3.0, (double)(five_f / 3.0f), nan_value != nan_value);
+    printf("%a\n%a\n%a\n%a\n%a\n%a\n%a\n%a\n%d\n", total, minus_zero + 0.0, small * smaller,
+           one * 0.1, five / 3.0, (double)(five_f / 3.0f), near_one * near_one - one,
+           (double)(near_one_f * near_one_f - 1.0f), nan_value != nan_value);
     return 0;
 }
 """
@@ -206,6 +209,13 @@ PROBE_EXPECTED = (
     ("상수의 정밀도(1.0 * 0.1)", 0.1),
     ("나눗셈(5.0 / 3.0)", 5.0 / 3.0),
     ("float32 나눗셈(5.0f / 3.0f)", float(np.float32(5.0) / np.float32(3.0))),
+    # 곱을 한 번 반올림한 뒤 더하면 2**-29, FMA로 합쳐 한 번만 반올림하면 2**-29 + 2**-60입니다.
+    ("곱셈 뒤 뺄셈을 FMA로 합치지 않음((1 + 2**-30)**2 - 1)", (1 + 2**-30) * (1 + 2**-30) - 1.0),
+    # float32에서는 2**-12와 2**-12 + 2**-26입니다.
+    (
+        "float32 곱셈 뒤 뺄셈을 FMA로 합치지 않음((1 + 2**-13)**2 - 1)",
+        float(np.float32(1 + 2**-13) * np.float32(1 + 2**-13) - np.float32(1.0)),
+    ),
     ("NaN 비교(nan != nan)", 1),
 )
 _probe_results: dict[tuple[str, ...], list[str]] = {}  # 명령 -> IEEE 754와 다르게 나온 것들
