@@ -80,3 +80,36 @@ def test_reusing_a_variable_with_a_creator_runs_the_creator_twice():
     (correct,) = numerical_partials(lambda v: reused_square(step14, v), step14.Variable, 3.0)
     np.testing.assert_allclose(correct, 12.0, rtol=1e-6)
     assert x.grad == 24.0
+
+
+def recorded_creator_grads(a):
+    """a의 창조자의 backward가 받는 미분값을 차례로 모을 리스트를 돌려줍니다."""
+    gys = []
+    square_backward = a.creator.backward
+
+    def recorded_backward(gy):
+        gys.append(float(gy))
+        return square_backward(gy)
+
+    a.creator.backward = recorded_backward
+    return gys
+
+
+def test_diamond_ordering_depends_on_add_argument_order():
+    # y = a + a², a = x²: dy/dx = 2x + 4x³, x = 2에서 36입니다.
+    # 같은 다이아몬드라도 Add 인자의 순서에 따라 순서 문제가 생기기도 하고 안 생기기도 합니다.
+    x = step14.Variable(np.array(2.0))
+    a = step14.square(x)
+    y = step14.add(a, step14.square(a))
+    gys = recorded_creator_grads(a)
+    y.backward()
+    assert gys == [9.0, 9.0]  # 두 번 모두 다 모인 값: 되풀이 처리만
+    assert x.grad == 72.0
+
+    x = step14.Variable(np.array(2.0))
+    a = step14.square(x)
+    y = step14.add(step14.square(a), a)
+    gys = recorded_creator_grads(a)
+    y.backward()
+    assert gys == [1.0, 9.0]  # 첫 처리가 다 모이기 전에 일어납니다.
+    assert x.grad == 40.0
