@@ -135,6 +135,11 @@ def test_ndarray_on_the_left_needs_array_priority(monkeypatch):
     monkeypatch.delattr(Variable, "__array_priority__")
     result = np.array([3.0, 4.0]) * x
     assert isinstance(result, np.ndarray) and result.dtype == object
+    # 왼쪽이 0차원 배열이면 NumPy가 0차원 object 결과에서 원소를 꺼내 주어 우연히 Variable이 됩니다.
+    y = np.array(2.0) * x
+    assert isinstance(y, Variable)
+    y.backward()
+    np.testing.assert_array_equal(x.grad, [2.0, 2.0])
 
 
 def test_pow_exponent_is_a_constant():
