@@ -286,7 +286,7 @@ def _constant_data(x: object) -> object:
 def share_version_of_views(inputs: tuple, outputs: list[Variable]) -> None:
     """출력의 data가 어느 입력 변수의 data와 같은 메모리이면(뷰: `W.T`, `reshape`, 인덱싱, `broadcast_to`)
     그 입력과 버전을 함께 씁니다. 옵티마이저가 원본을 고치면 뷰의 값도 바뀌므로, 뷰를 붙잡은 그래프의
-    역전파도 멈춰야 합니다(PyTorch와 같음). 복사본(인덱스 배열, 연속이 아닌 배열의 reshape)은 따로입니다.
+    역전파도 멈춰야 합니다(PyTorch와 같음). 복사본(정수·bool 배열 인덱싱, 뷰로 읽을 수 없는 reshape)은 따로입니다.
     """
     for y in outputs:
         data = y.data
