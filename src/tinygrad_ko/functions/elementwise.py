@@ -313,6 +313,26 @@ class Select(LibraryFunction):
         return self.select(ggx, self.mask)
 
 
+class Cast(LibraryFunction):
+    """dtype 바꾸기. 0차원 변수를 상대의 dtype에 맞출 때(`_operand`) 씁니다. 역전파는 미분값을 입력의
+    dtype으로 되돌립니다."""
+
+    def __init__(self, dtype: np.dtype) -> None:
+        self.dtype = dtype
+
+    def keep(self, needs):
+        return (False,)
+
+    def forward(self, x):
+        self.source = x.dtype
+        return x.astype(self.dtype)
+
+    def backward(self, gy):
+        if isinstance(gy, Variable):  # create_graph: 되돌리기도 그래프에 기록합니다.
+            return Cast(self.source)(gy)
+        return gy.astype(self.source)
+
+
 # --- 입력이 둘인 함수 ---------------------------------------------------------------
 # --8<-- [start:add-mul]
 # --8<-- [start:add]
@@ -437,12 +457,15 @@ def _operand(other: object, like: object) -> object:
       float32를 float32로 둡니다.
     - 정수와 bool(배열, 0차원 배열, NumPy 스칼라, 미분하지 않는 정수 변수)은 실수의 dtype이 됩니다. NumPy는
       float32 * int64 배열을 float64로 올리지만, PyTorch에서는 실수가 어떤 정수보다 앞섭니다.
-    - NumPy 스칼라와 0차원 실수 배열은 차원 있는 실수 배열의 dtype이 됩니다(PyTorch의 0차원 텐서처럼).
+    - NumPy 스칼라와 0차원 실수 배열, 0차원 실수 변수는 차원 있는 실수 배열의 dtype이 됩니다(PyTorch의
+      0차원 텐서처럼). 변수는 `Cast`로 바꾸므로 그 미분값은 제 dtype입니다.
     """
     if type(other) in _KEPT_AS_IS:  # 가장 흔한 상대: 파이썬 수
         return other
     if isinstance(other, Variable) and (other.data is None or other.data.dtype.kind not in "biu"):
-        return other  # 실수 변수(흔한 경우)
+        if other.data is None or other.data.ndim:
+            return other  # 실수 변수(흔한 경우)
+        return _zero_dim_variable(other, like)
     data = like.data if isinstance(like, Variable) else like
     if type(data) is not np.ndarray or data.dtype.kind not in "fc":
         return other
@@ -455,6 +478,24 @@ def _operand(other: object, like: object) -> object:
     if other.dtype.kind in "biu" or (other.ndim == 0 and other.dtype.kind == "f" and data.ndim):
         return other.astype(data.dtype)
     return other
+
+
+def _zero_dim_variable(other: Variable, like: object) -> Variable:
+    """0차원 실수 변수도 0차원 실수 상수처럼 차원 있는 실수 상대의 dtype이 됩니다(PyTorch와 같음).
+
+    미분이 흐를 수 있으므로 astype이 아니라 그래프에 기록되는 `Cast`로 바꿉니다: 그 변수의 미분값은
+    제 dtype으로 돌아갑니다.
+    """
+    data = like.data if isinstance(like, Variable) else like
+    if (
+        type(data) is not np.ndarray
+        or not data.ndim
+        or data.dtype.kind != "f"
+        or other.data.dtype.kind != "f"
+        or data.dtype == other.data.dtype
+    ):
+        return other
+    return Cast(data.dtype)(other)
 
 
 def _operands(x0: object, x1: object) -> tuple[object, object]:
