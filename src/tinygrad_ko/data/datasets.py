@@ -40,7 +40,7 @@ def make_moons(
     """서로 맞물린 반달 두 개를 만듭니다.
 
     돌려주는 것: 점의 좌표 `X` (모양 `(n_samples, 2)`)와 레이블 `y` (모양 `(n_samples,)`,
-    위쪽 반달은 -1.0, 아래쪽 반달은 +1.0). 같은 `seed`면 언제나 같은 점이 나옵니다.
+    위쪽 반달은 -1.0, 아래쪽 반달은 +1.0). 같은 NumPy에서는 같은 `seed`면 늘 같은 점이 나옵니다.
     """
     n_samples = check_count("n_samples", n_samples, minimum=2)
     noise = check_positive("noise", noise, zero_ok=True, finite=False)
