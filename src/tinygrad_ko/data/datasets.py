@@ -69,7 +69,7 @@ def make_spiral(
     돌려주는 것: 좌표 `x` (모양 `(n_per_class * n_classes, 2)`, float64)와 클래스 번호 `t`
     (모양 `(n_per_class * n_classes,)`, int64, 0부터). 점의 순서는 섞여 있습니다.
     갈래 j의 i번째 점은 반지름 r = i / n_per_class, 각도 θ = 4j + 4r + 잡음(표준편차 0.2)에
-    있습니다. 직선 하나로는 갈래를 나눌 수 없어, 층이 여럿인 신경망이 필요합니다.
+    있습니다. 클래스마다 선형 점수 하나를 내는 모델로는 잘 나뉘지 않아 은닉층이 있는 신경망을 씁니다.
     """
     n_per_class = check_count("n_per_class", n_per_class)
     n_classes = check_count("n_classes", n_classes)
