@@ -40,7 +40,7 @@ def make_moons(
     """서로 맞물린 반달 두 개를 만듭니다.
 
     돌려주는 것: 점의 좌표 `X` (모양 `(n_samples, 2)`)와 레이블 `y` (모양 `(n_samples,)`,
-    위쪽 반달은 -1.0, 아래쪽 반달은 +1.0). 같은 `seed`면 언제나 같은 점이 나옵니다.
+    위쪽 반달은 -1.0, 아래쪽 반달은 +1.0). 같은 NumPy에서는 같은 `seed`면 늘 같은 점이 나옵니다.
     """
     n_samples = check_count("n_samples", n_samples, minimum=2)
     noise = check_positive("noise", noise, zero_ok=True, finite=False)
@@ -69,7 +69,7 @@ def make_spiral(
     돌려주는 것: 좌표 `x` (모양 `(n_per_class * n_classes, 2)`, float64)와 클래스 번호 `t`
     (모양 `(n_per_class * n_classes,)`, int64, 0부터). 점의 순서는 섞여 있습니다.
     갈래 j의 i번째 점은 반지름 r = i / n_per_class, 각도 θ = 4j + 4r + 잡음(표준편차 0.2)에
-    있습니다. 직선 하나로는 갈래를 나눌 수 없어, 층이 여럿인 신경망이 필요합니다.
+    있습니다. 클래스마다 선형 점수 하나를 내는 모델로는 잘 나뉘지 않아 은닉층이 있는 신경망을 씁니다.
     """
     n_per_class = check_count("n_per_class", n_per_class)
     n_classes = check_count("n_classes", n_classes)

@@ -5,7 +5,7 @@
 ``AsType``, ``ToFloat``)을 더합니다. 하위 클래스는 ``prepare()``에서 ``data``와 ``label``을 채웁니다.
 
 한계: 번호는 스칼라 하나만 됩니다(``assert np.isscalar(index)``, 범위를 넘으면 NumPy의 영어
-``IndexError``). ``get_spiral``은 전역 ``np.random``을 시드로 다시 섞습니다(학습용 1, 시험용 2).
+``IndexError``). ``get_spiral``은 전역 ``np.random``의 시드를 다시 정합니다(학습용 1984, 시험용 2020).
 """
 
 import numpy as np
