@@ -126,7 +126,7 @@ class Dataset:
 
     하위 클래스는 `prepare()`에서 `self.data`(입력들)와 `self.label`(정답들, 없으면 None)을
     정합니다. `dataset[i]`는 i번째 쌍에 `transform`(입력)과 `target_transform`(정답)을 한 뒤
-    돌려줍니다. 변환을 꺼낼 때 하므로, 원본은 한 벌만 메모리에 둡니다.
+    돌려줍니다. 변환은 꺼낼 때마다 하고, 전처리한 사본은 따로 저장하지 않습니다.
     """
 
     def __init__(
@@ -166,8 +166,6 @@ class Dataset:
             t = self.target_transform(t)
         return x, t
 
-    # --8<-- [end:dataset]
-
     def _position(self, index: object) -> int:
         """정수 번호(음수는 끝에서부터)를 0 이상의 위치로 바꿉니다. 범위 밖이면 IndexError."""
         if not is_integer(index):
@@ -183,6 +181,8 @@ class Dataset:
                 f"-{n} 이상 {n - 1} 이하의 번호를 주세요."
             )
         return position
+
+    # --8<-- [end:dataset]
 
 
 class ArrayDataset(Dataset):
