@@ -66,6 +66,9 @@ class Conv2d(Layer):
         return conv2d(x, self.W, self.b, self.stride, self.pad)
         # --8<-- [end:conv2d-layer]
 
+    def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
+        return (self.out_channels, self.in_channels, *self.kernel_size) if param is self.W else None
+
     def __repr__(self) -> str:
         return (
             f"Conv2d(in_channels={self.in_channels}, out_channels={self.out_channels}, "

@@ -96,7 +96,7 @@ class Layer:
         """
         arrays = _read_npz(Path(path))
         params = dict(self.named_parameters())
-        _check_same_structure(params, arrays, path)
+        _check_same_structure(self, params, arrays, path)
         # 매개변수의 dtype으로 바꿉니다. 아직 만들지 않은 매개변수(Linear의 W)는 층의 dtype으로.
         datas = {
             name: _loaded_data(self, name, param, arrays[name]) for name, param in params.items()
@@ -105,6 +105,14 @@ class Layer:
             param.data = np.array(datas[name], copy=True)
 
     # --8<-- [end:load]
+
+    def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
+        """아직 값이 없는 매개변수 `param`이 가질 모양. 첫 입력에서 정할 축은 None이고, 층이 정해 둔 것이 없으면 None입니다.
+
+        입력 크기를 첫 호출에서 정하는 층(`Linear`, `Conv2d`)이 덮어써, 불러오기가 출력 크기 같은
+        이미 정해 둔 축을 확인하게 합니다.
+        """
+        return None
 
 
 def _walk(
@@ -296,16 +304,24 @@ def _owner(root: Layer, name: str) -> object:
 
 
 def _check_same_structure(
-    params: dict[str, Variable], arrays: dict[str, np.ndarray], path: object
+    root: Layer, params: dict[str, Variable], arrays: dict[str, np.ndarray], path: object
 ) -> None:
-    """파일의 배열 이름과 모양이 모델의 매개변수와 같은지 봅니다. 다르면 다른 점을 모두 알려 줍니다."""
+    """파일의 배열 이름과 모양이 모델의 매개변수와 같은지 봅니다. 다르면 다른 점을 모두 알려 줍니다.
+
+    아직 값이 없는 매개변수는 그 층이 정해 둔 축(Linear의 출력 크기 등)만 봅니다."""
     missing = [name for name in params if name not in arrays]
     unexpected = [name for name in arrays if name not in params]
-    shapes = [
-        f"{name}: 모델 {param.data.shape}, 파일 {arrays[name].shape}"
-        for name, param in params.items()
-        if name in arrays and param.data is not None and param.data.shape != arrays[name].shape
-    ]
+    shapes = []
+    for name, param in params.items():
+        if name not in arrays:
+            continue
+        expected = (
+            param.data.shape
+            if param.data is not None
+            else getattr(_owner(root, name), "_lazy_shape", lambda _: None)(param)
+        )
+        if expected is not None and not _fits(expected, arrays[name].shape):
+            shapes.append(f"{name}: 모델 {_shape_text(expected)}, 파일 {arrays[name].shape}")
     if not (missing or unexpected or shapes):
         return
     details = []
@@ -314,11 +330,31 @@ def _check_same_structure(
     if unexpected:
         details.append(f"모델에 없는 배열: {', '.join(unexpected)}")
     if shapes:
-        details.append(f"모양이 다른 매개변수: {'; '.join(shapes)}")
+        unknown = (
+            " (?는 첫 입력에서 정할 크기라 어느 값이든 맞습니다)"
+            if any("?" in s for s in shapes)
+            else ""
+        )
+        details.append(f"모양이 다른 매개변수: {'; '.join(shapes)}{unknown}")
     raise ValueError(
         f"{path}은(는) 다른 구조의 모델에서 저장한 가중치입니다. {' / '.join(details)}. "
         f"같은 구조(층의 종류, 순서, 크기)로 만든 모델에서 불러오세요. 매개변수는 바꾸지 않았습니다."
     )
+
+
+def _fits(expected: tuple[int | None, ...], shape: tuple[int, ...]) -> bool:
+    """모양 `shape`가 `expected`와 같은지. `expected`의 None인 축은 어느 크기든 맞습니다."""
+    return len(expected) == len(shape) and all(
+        e is None or e == n for e, n in zip(expected, shape, strict=True)
+    )
+
+
+def _shape_text(shape: tuple[int | None, ...]) -> str:
+    """(2, 4)처럼 적고, 아직 정하지 않은 축(None)은 ?로 적습니다."""
+    if all(n is not None for n in shape):
+        return str(tuple(shape))
+    text = ", ".join("?" if n is None else str(n) for n in shape)
+    return f"({text},)" if len(shape) == 1 else f"({text})"
 
 
 # --8<-- [start:linear]
@@ -360,6 +396,9 @@ class Linear(Layer):
         return linear(x, self.W, self.b)
 
     # --8<-- [end:linear]
+
+    def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
+        return (self.in_size, self.out_size) if param is self.W else None
 
     def __repr__(self) -> str:
         return f"Linear(in_size={self.in_size}, out_size={self.out_size})"
