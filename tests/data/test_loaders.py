@@ -50,6 +50,9 @@ def test_shuffle_covers_everything_once_per_epoch_and_changes_between_epochs():
     for epoch in (first, second):
         assert [len(b) for b in epoch] == [4, 4, 2]
         assert sorted(sum(epoch, [])) == list(range(10))
+    # 에포크마다 같은 생성기에서 순열을 새로 뽑습니다. 두 순열이 같을 수도 있으나(10!분의 1) 시드 0에서는 다릅니다.
+    rng = np.random.default_rng(0)
+    assert [sum(first, []), sum(second, [])] == [rng.permutation(10).tolist() for _ in range(2)]
     assert first != second
 
 
