@@ -50,6 +50,9 @@ def test_shuffle_covers_everything_once_per_epoch_and_changes_between_epochs():
     for epoch in (first, second):
         assert [len(b) for b in epoch] == [4, 4, 2]
         assert sorted(sum(epoch, [])) == list(range(10))
+    # 에포크마다 같은 생성기에서 순열을 새로 뽑습니다. 두 순열이 같을 수도 있으나(10!분의 1) 시드 0에서는 다릅니다.
+    rng = np.random.default_rng(0)
+    assert [sum(first, []), sum(second, [])] == [rng.permutation(10).tolist() for _ in range(2)]
     assert first != second
 
 
@@ -130,6 +133,94 @@ def test_batch_transforms_give_the_same_batches_as_sample_by_sample():
         assert xf.dtype == xs.dtype == np.float32 and xf.shape == xs.shape
         np.testing.assert_array_equal(xf, xs)
         np.testing.assert_array_equal(tf, ts)
+
+
+def _stacked(dataset, indices):
+    """샘플마다 dataset[i]로 꺼내 쌓은 배치: 한 번에 뽑은 배치가 이것과 같아야 합니다."""
+    pairs = [dataset[int(i)] for i in indices]
+    xs = np.stack([np.asarray(x) for x, _ in pairs])
+    ts = None if pairs[0][1] is None else np.stack([np.asarray(t) for _, t in pairs])
+    return xs, ts
+
+
+def _pipelines(sample_shape):
+    from tinygrad_ko.data import transforms as T
+
+    rng = np.random.default_rng(1)
+    last = sample_shape[-1] if sample_shape else 1
+    yield T.Normalize(0.5, 2.0)
+    yield T.Normalize(1, 3)
+    yield T.Normalize(rng.normal(size=last), 2.0)
+    keepdims = (1, last)  # X.mean(axis=0, keepdims=True)의 모양
+    yield T.Normalize(rng.normal(size=keepdims), rng.uniform(1, 2, size=keepdims))
+    yield T.Normalize(rng.normal(size=(1, 1, 1, last)), 2.0)  # 샘플보다 차원이 많은 통계
+    yield T.Normalize(0.0, rng.uniform(1, 2, size=(2, 1) + (1,) * len(sample_shape)))
+    yield T.Flatten()
+    yield T.ToFloat()
+    yield T.AsType(np.float16)
+    yield T.Compose([])
+    yield T.Compose([T.Flatten(), T.ToFloat(), T.Normalize(0.5, 255.0)])
+    yield T.Compose([T.ToFloat(), T.Normalize(rng.normal(size=keepdims), 2.0), T.Flatten()])
+    yield T.Compose(
+        [T.Normalize(rng.normal(size=keepdims), 2.0), T.Normalize(0.0, np.ones((3, 1, 1)))]
+    )
+
+
+@pytest.mark.parametrize("sample_shape", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.float32, np.float64])
+def test_one_shot_batches_equal_stacked_samples_for_every_pipeline(sample_shape, dtype):
+    # 한 번에 뽑아 배치째 변환한 배치는 dataset[i]를 쌓은 것과 모양, dtype, 값이 같아야 합니다.
+    from tinygrad_ko.data import transforms as T
+
+    data = np.random.default_rng(0).integers(0, 200, size=(9, *sample_shape)).astype(dtype)
+    indices = np.array([4, 0, 7, 2])
+    for pipeline in _pipelines(sample_shape):
+        dataset = ArrayDataset(data, np.arange(9), transform=pipeline, target_transform=T.ToFloat())
+        x, t = DataLoader(dataset, 4).batch(indices)
+        xs, ts = _stacked(dataset, indices)
+        assert (x.shape, x.dtype) == (xs.shape, xs.dtype), pipeline
+        np.testing.assert_array_equal(x, xs)
+        assert t.dtype == ts.dtype and np.array_equal(t, ts)
+
+
+def test_keepdims_statistics_keep_the_sample_shape_in_the_batch():
+    from tinygrad_ko.data import transforms as T
+
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    norm = T.Normalize(X.mean(axis=0, keepdims=True), X.std(axis=0, keepdims=True))
+    dataset = ArrayDataset(X, np.arange(10), transform=norm)
+    x, _ = next(iter(DataLoader(dataset, 4, shuffle=False)))
+    assert dataset[0][0].shape == (1, 3) and x.shape == (4, 1, 3)
+    np.testing.assert_array_equal(x, _stacked(dataset, range(4))[0])
+
+
+def test_loader_stacks_samples_when_a_batch_method_is_not_its_own():
+    # 라이브러리 밖의 batch 메서드는 샘플마다 한 결과와 같다고 보장할 수 없으므로 쌓습니다.
+    class Doubler:
+        def __call__(self, x):
+            return np.asarray(x) * 2
+
+        def batch(self, xs):
+            return np.asarray(xs) * 3  # 약속을 어기는 batch
+
+    from tinygrad_ko.data import transforms as T
+
+    class Shifted(T.Normalize):
+        def __call__(self, x):
+            return super().__call__(x) + 1
+
+    for transform in (Doubler(), T.Compose([T.ToFloat(), Doubler()]), Shifted(0.0, 1.0)):
+        dataset = ArrayDataset(np.arange(6.0), np.arange(6), transform=transform)
+        x, _ = next(iter(DataLoader(dataset, 6, shuffle=False)))
+        np.testing.assert_array_equal(x, _stacked(dataset, range(6))[0])
+
+
+def test_object_arrays_are_stacked_like_samples():
+    data = np.empty(3, dtype=object)
+    for i in range(3):
+        data[i] = np.full(2, float(i))
+    x, t = next(iter(DataLoader(ArrayDataset(data, np.arange(3)), 3, shuffle=False)))
+    assert x.dtype == np.float64 and x.shape == (3, 2) and t.tolist() == [0, 1, 2]
 
 
 def test_compose_has_batch_only_when_every_transform_has_it():

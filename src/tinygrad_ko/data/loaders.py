@@ -11,9 +11,9 @@
 - 정답이 없는 데이터셋이면 t는 None입니다. 샘플이 튜플 (x, t)가 아니면(배열 자체, 특징 벡터의
   리스트처럼 샘플이 입력 하나이면) 그 샘플들을 첫 축으로 쌓아 x로 내주고 t는 None입니다:
   `DataLoader(np.arange(6.0).reshape(3, 2), 3)`의 x는 모양 (3, 2)입니다(PyTorch의 기본 collate처럼).
-- `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 배치용 `batch`를 가지면(`transforms` 모듈의
-  변환들) 배치에 한 번에 합니다. 그 밖의 경우(람다 변환, `__getitem__`을 고친 데이터셋, 리스트)에는
-  샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다.
+- `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 `transforms` 모듈의 변환들이면 배치에 한 번에
+  합니다. 그 밖의 경우(람다 변환, 직접 만든 변환 클래스, `__getitem__`을 고친 데이터셋, object 배열,
+  리스트)에는 샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다(테스트가 확인합니다).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .._checks import check_count
+from . import transforms as T
 from .datasets import Dataset
 
 __all__ = ["DataLoader", "SeqDataLoader"]
@@ -122,16 +123,31 @@ def _stack(values: list, what: str) -> np.ndarray:
 
 
 def _batchable(dataset: object) -> bool:
-    """배열에서 배치를 한 번에 뽑아도 되는 데이터셋인지: `dataset[i]`를 고쳐 쓰지 않은 Dataset이고,
-    변환이 없거나 배치용 `batch`를 가졌습니다."""
+    """배열에서 배치를 한 번에 뽑아도 샘플마다 꺼내 쌓은 것과 같은 데이터셋인지: `dataset[i]`를 고쳐
+    쓰지 않은 Dataset이고, 배열이 object 배열이 아니며(object 배열의 원소는 샘플마다 쌓아야 합니다),
+    변환이 없거나 `batch`가 그 결과를 보장하는 `transforms` 모듈의 변환입니다."""
     return (
         isinstance(dataset, Dataset)
         and type(dataset).__getitem__ is Dataset.__getitem__
-        and isinstance(dataset.data, np.ndarray)
-        and (dataset.label is None or isinstance(dataset.label, np.ndarray))
-        and (dataset.transform is None or hasattr(dataset.transform, "batch"))
-        and (dataset.target_transform is None or hasattr(dataset.target_transform, "batch"))
+        and _plain_array(dataset.data)
+        and (dataset.label is None or _plain_array(dataset.label))
+        and _own_transform(dataset.transform)
+        and _own_transform(dataset.target_transform)
     )
+
+
+def _plain_array(values: object) -> bool:
+    return isinstance(values, np.ndarray) and values.dtype != object
+
+
+def _own_transform(transform: object) -> bool:
+    """없거나, `transforms` 모듈의 변환 자체(하위 클래스는 `__call__`을 고쳤을 수 있어 빼고)이거나,
+    그런 변환만 이은 `Compose`인지. 다른 `batch` 메서드는 샘플마다 한 결과와 같다고 보장할 수 없습니다."""
+    if transform is None:
+        return True
+    if type(transform) is T.Compose:
+        return all(_own_transform(t) for t in transform.transforms)
+    return type(transform) in (T.Flatten, T.AsType, T.ToFloat, T.Normalize)
 
 
 # --8<-- [start:seq-loader]
