@@ -312,3 +312,11 @@ def test_ragged_samples_are_refused_in_korean():
 def test_zero_dim_array_is_not_a_dataset():
     with pytest.raises(TypeError, match="0차원 배열"):
         DataLoader(np.array(1.0), batch_size=2)
+
+
+def test_some_samples_without_a_label_is_an_error_not_a_batch_without_labels():
+    """정답이 일부 샘플에만 있으면 배치의 정답을 조용히 None으로 만들지 않고 멈춥니다(고치기 전: t가 None)."""
+    samples = [(np.ones(2), 1), (np.ones(2), None), (np.ones(2), 0)]
+    with pytest.raises(ValueError, match="정답이 있는 샘플과 없는 샘플") as info:
+        next(iter(DataLoader(samples, batch_size=3)))
+    assert "3개 가운데 1개" in str(info.value)

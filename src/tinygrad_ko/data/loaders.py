@@ -84,8 +84,7 @@ class DataLoader:
         pairs = [_pair(dataset[int(i)]) for i in indices]
         x = _stack([p[0] for p in pairs], "입력")
         targets = [p[1] for p in pairs]
-        t = None if any(target is None for target in targets) else _stack(targets, "정답")
-        return x, t
+        return x, _stack_targets(targets)
 
 
 # --8<-- [end:loader]
@@ -104,6 +103,19 @@ def _pair(sample: object) -> tuple[object, object]:
         f"DataLoader의 샘플은 (입력, 정답) 두 개짜리 튜플이거나 입력 하나여야 합니다. 받은 샘플: "
         f"원소 {len(sample)}개인 튜플. 입력이 여럿이면 하나의 배열로 묶어 (x, t)로 돌려주세요."
     )
+
+
+def _stack_targets(targets: list) -> np.ndarray | None:
+    """정답들을 쌓습니다. 모두 없으면 None이고, 일부만 없으면 배치의 정답을 만들 수 없으므로 멈춥니다."""
+    missing = sum(target is None for target in targets)
+    if missing == len(targets):
+        return None
+    if missing:
+        raise ValueError(
+            f"DataLoader의 한 배치에 정답이 있는 샘플과 없는 샘플이 섞였습니다: {len(targets)}개 가운데 "
+            f"{missing}개의 정답이 None입니다. 모든 샘플이 (입력, 정답)을 돌려주거나, 모두 입력만 돌려주세요."
+        )
+    return _stack(targets, "정답")
 
 
 def _stack(values: list, what: str) -> np.ndarray:
