@@ -173,3 +173,11 @@ def test_step43_linear_forward_is_the_books_dot():
     np.testing.assert_allclose(y.data, np.einsum("aij,bjk->aibk", a3, b3) + c)
     simple = step43.linear_simple(step43.Variable(a3), step43.Variable(b3), step43.Variable(c))
     np.testing.assert_allclose(simple.data, y.data)
+
+
+def test_step43_sigmoid_forward_is_the_books_tanh_form():
+    # 책의 dezero/functions.py의 Sigmoid.forward는 tanh(x * 0.5) * 0.5 + 0.5입니다(1 / (1 + exp(-x))는 주석).
+    x = np.array([-1000.0, -3.0, -0.5, 0.0, 0.25, 2.0, 1000.0])
+    with np.errstate(over="raise"):  # tanh 식은 넘치지 않습니다.
+        y = step43.sigmoid(step43.Variable(x)).data
+    np.testing.assert_array_equal(y, np.tanh(x * 0.5) * 0.5 + 0.5)

@@ -28,9 +28,9 @@ class Sigmoid(LibraryFunction):
         return (False,)
 
     def forward(self, x):
-        if x.dtype == np.float16:  # exp(11.1)부터 넘쳐 작은 값이 0이 되므로 PyTorch처럼 float32로
+        if x.dtype == np.float16:  # exp(11.09)부터 넘쳐 작은 값이 0이 되므로 PyTorch처럼 float32로
             return self.forward(x.astype(np.float32)).astype(np.float16)
-        # x가 큰 음수면 exp(-x)가 inf로 넘치지만 1 / (1 + inf) = 0이라 값은 맞습니다. 경고만 끕니다.
+        # exp(-x)가 넘쳐 1 / (1 + inf) = 0이면 참값과의 차이는 1 / (dtype의 최댓값) 아래. 경고만 끕니다.
         with np.errstate(over="ignore"):
             return 1 / (1 + np.exp(-x))
 

@@ -6,7 +6,7 @@
   중간 결과가 그래프에 남으므로, ``linear_simple``은 역전파에 필요 없는 ``x @ W``의 데이터를 손으로
   지웁니다(``t.data = None``).
 - ``Linear``, ``Sigmoid``: 함수 하나로 만든 것. 순전파는 NumPy로 한 번에 계산하고, 역전파는
-  gx = gy @ Wᵀ, gW = xᵀ @ gy, gb = sum_to(gy)와 gy · y(1 - y)입니다.
+  gx = gy @ Wᵀ, gW = xᵀ @ gy, gb = sum_to(gy)와 gy · y(1 - y)입니다. Sigmoid의 순전파는 책처럼 tanh 식입니다.
 
 한계: 41단계와 같습니다(행렬 곱은 2차원만). 매개변수를 변수 하나하나로 들고 다니며 손으로 고칩니다.
 """
@@ -72,7 +72,7 @@ class Sigmoid(Function):
     """y = 1 / (1 + exp(-x)). 역전파는 출력 변수 y로 gy · y(1 - y)입니다."""
 
     def forward(self, x):
-        return 1 / (1 + np.exp(-x))
+        return np.tanh(x * 0.5) * 0.5 + 0.5  # 책처럼 tanh로(같은 식이고 넘치지 않음)
 
     def backward(self, gy):
         y = self.outputs[0]()
