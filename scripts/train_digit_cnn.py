@@ -6,8 +6,8 @@
 `tinygrad_ko.nn.models.DigitCNN(seed=0)`을 저장소의 학습 세트 8,000장으로 배치 100개씩(DataLoader의 시드 0)
 SGD(학습률 0.1)로 5에포크 학습하고, `save_weights`(37장)로 저장합니다. 시드가 모두 정해져 있으므로 같은
 NumPy에서는 같은 가중치가 나옵니다. 다만 NumPy의 OpenBLAS는 CPU마다 다른 행렬 곱 커널을 고르고, 커널마다
-합의 순서가 달라 마지막 자리가 다릅니다. 5에포크의 학습은 그 차이를 키웁니다(2026-12-01에 잼: 인텔 Xeon이
-고른 SkylakeX 커널로는 시험 정확도 0.9430, 파일을 만든 AMD EPYC의 Zen 커널과 Haswell 커널로는 0.9435).
+합의 순서가 달라 마지막 자리가 다릅니다. 5에포크의 학습은 그 차이를 키웁니다(2026-12-07에 AMD EPYC에서 잼:
+NumPy 2.4.6의 OpenBLAS가 고른 SkylakeX 커널로는 시험 정확도 0.9430, Haswell 커널로는 0.9435).
 그래서 이 스크립트는 x86에서 `OPENBLAS_CORETYPE=Haswell`(AVX2가 있는 CPU면 어디서나 도는 커널)을 기본으로
 씁니다. 그 밖의 차이를 위해 `--check`는 상대 오차 1e-4 안에서 비교합니다. 시험 세트의 정확도와 파일의 sha256은 `digit_cnn.txt`에 적습니다.
 """
