@@ -51,3 +51,16 @@ def test_tangent_is_a_directional_derivative():
     x, y = 3.0, 2.0
     assert g(Dual(x, 1.0), Dual(y, 0.0)).tangent == 2 * x * y
     assert g(Dual(x, 0.0), Dual(y, 1.0)).tangent == x * x
+
+
+def test_number_minus_dual_matches_value():
+    """`2.0 - x`처럼 수가 왼쪽에 와도 `Value`와 같은 값과 미분값을 냅니다(rev38I 거짓 6)."""
+
+    def g(x):
+        return 2.0 - x * x
+
+    v = Value(1.5)
+    g(v).backward()
+    y = g(Dual(1.5, 1.0))
+    assert y.value == pytest.approx(g(Value(1.5)).data)
+    assert y.tangent == pytest.approx(v.grad)

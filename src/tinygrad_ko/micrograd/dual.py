@@ -2,8 +2,8 @@
 
 이원수 a + b·ε 은 ε² = 0 인 수입니다. f(a + ε) = f(a) + f'(a)·ε 이므로, 값 a와 함께 미분값 b를
 나르며 계산하면 순전파 한 번으로 입력 하나에 대한 미분값이 나옵니다. 그래프도 역전파도 없습니다.
-연산 이름은 `tinygrad_ko.micrograd.value.Value`와 같게 두어(`+ - * /`, `exp()`, `tanh()`), 같은 함수를
-두 방식으로 미분해 볼 수 있습니다.
+`+ - *`, `exp()`, `tanh()`는 `tinygrad_ko.micrograd.value.Value`와 같게 두어, 이 연산만 쓰는 함수는 두 방식으로
+미분해 볼 수 있습니다. 나눗셈(`/`)과 거듭제곱(`**`)은 없습니다.
 """
 
 import math
@@ -37,6 +37,9 @@ class Dual:
 
     def __sub__(self, other):
         return self + (-other)
+
+    def __rsub__(self, other):  # 2 - x
+        return (-self) + other
 
     def exp(self):  # (e^a)' = e^a
         e = math.exp(self.value)
