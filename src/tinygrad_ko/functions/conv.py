@@ -395,9 +395,9 @@ class Pooling(LibraryFunction):
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # PyTorch처럼 -∞ 패딩
         windows = _windows(x, self.kernel_size, self.stride, self.pad, fill)
         kh, kw = windows.shape[4:]
-        # 창의 칸을 하나씩(KH·KW번) 보며 모든 창의 최댓값과 그 칸 번호를 한꺼번에 고칩니다. 창마다
-        # argmax를 부르는 것보다 빠르고, 펼친 복사본도 만들지 않습니다. 같은 값이면 앞 칸이 남고,
-        # NaN은 뒤의 것이 이깁니다(PyTorch와 같음). 불리언 마스크로 쓰기보다 산술이 몇 배 빠릅니다.
+        # 창의 칸을 하나씩(KH·KW번) 보며 모든 창의 최댓값과 그 칸 번호를 한꺼번에 고칩니다. 창을
+        # 펼친 복사본은 만들지 않습니다. 같은 값이면 번호가 작은 칸이 남고, NaN이면 번호가 큰 NaN이
+        # 이깁니다(PyTorch와 같음, 41장의 PyTorch 상자).
         y = windows[..., 0, 0].copy()
         index_type = np.int8 if kh * kw < 128 else np.intp
         self.argmax = argmax = np.zeros(y.shape, dtype=index_type)  # 창 안에서 몇 번째 칸인지
