@@ -130,7 +130,7 @@ def _to_float(data: object) -> float:
             return float(data)
         except OverflowError:  # 10**400 같은 아주 큰 정수
             raise OverflowError(
-                f"Value에 넣은 수가 float 범위(약 1.8e308)를 넘습니다. 받은 것: {describe(data)}. "
+                f"Value에 넣은 수가 float 범위(약 1.8e308)를 넘습니다(받은 것: {describe(data)}). "
                 "입력의 크기를 줄이세요."
             ) from None
     hint = "int나 float 같은 실수를 넘기세요."
