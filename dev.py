@@ -44,7 +44,7 @@ def venv_python() -> Path:
 
 
 def extras() -> str:
-    """설치할 선택 의존성 묶음. TINYGRAD_KO_ORACLE=1이면 PyTorch 비교 테스트용 torch도 넣습니다."""
+    """설치할 선택 의존성 묶음. TINYGRAD_KO_ORACLE=1이면 원본과 비교하는 테스트용 torch와 micrograd도 넣습니다."""
     names = ["test", "docs"]
     if os.environ.get("TINYGRAD_KO_ORACLE") == "1":
         names.append("oracle")

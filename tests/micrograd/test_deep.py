@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tinygrad_ko.micrograd.value import Value
+from tinygrad_ko.micrograd.value import Value, topological_order
 
 pytestmark = pytest.mark.slow  # 노드 100만 개: 몇 초씩 걸립니다
 
@@ -20,13 +20,15 @@ def test_chain_of_a_million_nodes_backpropagates():
     x = Value(0.5)
     c = Value(1.0)
     y = x
-    for _ in range(MILLION - 3):
+    for _ in range(MILLION - 4):
         y = y * c
-    y = y + 0.0  # 마지막 노드와 상수 말단 노드까지 세어 노드가 정확히 1,000,000개가 됩니다
+    # x, c, 곱셈 노드 MILLION - 4개, 상수 0.0의 말단 노드, 덧셈 노드: 정확히 MILLION개입니다.
+    y = y + 0.0
+    assert len(topological_order(y)) == MILLION
     y.backward()
     assert x.grad == 1.0
     # c는 곱셈마다 한 번씩 쓰였고 그때마다 상대 값 0.5를 받습니다.
-    assert c.grad == 0.5 * (MILLION - 3)
+    assert c.grad == 0.5 * (MILLION - 4)
     assert y.data == 0.5
 
 

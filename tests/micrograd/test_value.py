@@ -366,6 +366,20 @@ def test_overflow_is_reported_in_korean():
         Value(10.0) ** 400
 
 
+def test_int_too_large_for_float_is_reported_in_korean():
+    # float(10**400)은 파이썬의 영어 OverflowError를 냅니다. 받은 것과 고칠 방법을 한국어로 알립니다.
+    for make in (
+        lambda: Value(10**400),
+        lambda: Value(2.0) * 10**400,
+        lambda: 10**400 + Value(1.0),
+    ):
+        with pytest.raises(
+            OverflowError, match=r"float 범위.*받은 것: int 1000.*\.\.\..*줄이"
+        ) as info:
+            make()
+        assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
 def test_children_must_be_values():
     with pytest.raises(TypeError, match="_children 의 원소는 Value"):
         Value(1.0, (Value(1.0), 2.0))

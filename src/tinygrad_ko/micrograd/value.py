@@ -126,7 +126,13 @@ def _to_float(data: object) -> float:
             "이미 Value이므로 그대로 쓰거나, 값만 필요하면 .data 를 넘기세요."
         )
     if isinstance(data, numbers.Real):
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError:  # 10**400 같은 아주 큰 정수
+            raise OverflowError(
+                f"Value에 넣은 수가 float 범위(약 1.8e308)를 넘습니다(받은 것: {describe(data)}). "
+                "입력의 크기를 줄이세요."
+            ) from None
     hint = "int나 float 같은 실수를 넘기세요."
     if isinstance(data, str):
         hint = f"문자열이라면 float({data!r})처럼 먼저 수로 바꾸세요."
