@@ -292,7 +292,7 @@ def cmd_build(extra: list[str]) -> None:
 SIDE_TESTS = (
     "tests/repo",
     "tests/lazy",
-    "tests/micrograd/test_deep.py",
+    "tests/micrograd_side/test_deep.py",
     "tests/gpt/test_cli.py",
     "tests/gpt/test_checkpoint_files.py",
 )

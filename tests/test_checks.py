@@ -223,7 +223,7 @@ def test_not_bool_is_the_engines_message():
 
 # --- 모듈 자체 ----------------------------------------------------------------------------
 def test_the_module_imports_only_the_standard_library_and_describe():
-    """NumPy 없는 micrograd도 이 모듈을 씁니다(tests/micrograd/test_without_numpy.py가 실제로 돌려 봄)."""
+    """NumPy 없는 micrograd도 이 모듈을 씁니다(tests/micrograd_side/test_without_numpy.py가 실제로 돌려 봄)."""
     tree = ast.parse(Path(_checks.__file__).read_text(encoding="utf-8"))
     imported = set()
     for node in tree.body:
