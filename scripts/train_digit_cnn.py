@@ -9,7 +9,7 @@ NumPy에서는 같은 가중치가 나옵니다. 다만 NumPy의 OpenBLAS는 CPU
 합의 순서가 달라 마지막 자리가 다릅니다. 5에포크의 학습은 그 차이를 키웁니다(2026-12-07에 AMD EPYC에서 잼:
 NumPy 2.4.6의 OpenBLAS가 고른 SkylakeX 커널로는 시험 정확도 0.9430, Haswell 커널로는 0.9435).
 그래서 이 스크립트는 x86에서 `OPENBLAS_CORETYPE=Haswell`(AVX2가 있는 CPU면 어디서나 도는 커널)을 기본으로
-씁니다. 그 밖의 차이를 위해 `--check`는 상대 오차 1e-4 안에서 비교합니다. 시험 세트의 정확도와 파일의 sha256은 `digit_cnn.txt`에 적습니다.
+씁니다. 그 밖의 차이를 위해 `--check`는 상대 오차 1e-4와 절대 오차 1e-6 안에서(`np.allclose`) 비교합니다. 시험 세트의 정확도와 파일의 sha256은 `digit_cnn.txt`에 적습니다.
 """
 
 from __future__ import annotations
