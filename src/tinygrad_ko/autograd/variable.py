@@ -263,9 +263,10 @@ def _gradient_hint(flag: object) -> str:
 
 # --8<-- [start:parameter]
 class Parameter(Variable):
-    """학습으로 고칠 값(가중치, 편향)을 담는 변수. 하는 일은 Variable과 똑같습니다.
+    """학습으로 고칠 값(가중치, 편향)을 담는 변수. 계산과 미분은 Variable과 똑같습니다.
 
-    다른 점은 타입과 출력할 때의 이름(parameter)뿐입니다. 층(`Layer`)이 속성 가운데 Parameter인 것만 골라 모으므로,
+    다른 점은 타입, 출력할 때의 이름(parameter), 그리고 깊은 복사가 미분값을 버리는 것입니다(PyTorch의
+    nn.Parameter와 같음). 층(`Layer`)이 속성 가운데 Parameter인 것만 골라 모으므로,
     입력이나 중간 결과를 속성에 담아 두어도 매개변수로 잘못 세지 않습니다.
     """
 
