@@ -79,7 +79,7 @@ class DataLoader:
             if t is not None and dataset.target_transform is not None:
                 t = dataset.target_transform.batch(t)
             return x, t
-        if isinstance(dataset, np.ndarray):  # 배열 자체가 데이터셋: 행 하나가 샘플입니다.
+        if _plain_array(dataset):  # 배열 자체(object 배열 말고)가 데이터셋: 행 하나가 샘플입니다.
             return dataset[indices], None
         pairs = [_pair(dataset[int(i)]) for i in indices]
         x = _stack([p[0] for p in pairs], "입력")
