@@ -247,7 +247,7 @@ def test_compose_has_batch_only_when_every_transform_has_it():
     assert hasattr(T.Compose([]), "batch")
 
 
-# --- 샘플이 (x, t) 튜플이 아닐 때: PyTorch의 기본 collate처럼 행을 쌓습니다 ---------------------
+# --- 샘플이 (x, t) 튜플이 아닐 때: 행을 쌓습니다(배열의 행은 PyTorch와 같고, 리스트는 다름) ---------
 def test_plain_array_rows_are_samples():
     data = np.arange(6.0).reshape(3, 2)
     batches = list(DataLoader(data, 3, shuffle=False))
