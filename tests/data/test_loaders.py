@@ -223,6 +223,23 @@ def test_object_arrays_are_stacked_like_samples():
     assert x.dtype == np.float64 and x.shape == (3, 2) and t.tolist() == [0, 1, 2]
 
 
+def test_object_array_as_the_dataset_stacks_rows_or_reports_shapes():
+    """배열 자체가 object 배열이어도 샘플(원소)을 첫 축으로 쌓고, 모양이 다르면 알려 줍니다
+    (고치기 전: 쌓지 않은 object 배열 (3,)을 내주고, 모양이 달라도 오류 없이 지나갔습니다)."""
+    rows = np.empty(3, dtype=object)
+    for i in range(3):
+        rows[i] = np.full(2, float(i))
+    x, t = next(iter(DataLoader(rows, 3, shuffle=False)))
+    assert x.dtype == np.float64 and x.shape == (3, 2) and t is None
+    wrapped, _ = next(iter(DataLoader(ArrayDataset(rows, np.arange(3)), 3, shuffle=False)))
+    np.testing.assert_array_equal(x, wrapped)
+    ragged = np.empty(3, dtype=object)
+    for i in range(3):
+        ragged[i] = np.zeros(i + 1)
+    with pytest.raises(ValueError, match=r"모양이 같아야.*\(1,\), \(2,\), \(3,\)"):
+        next(iter(DataLoader(ragged, 3, shuffle=False)))
+
+
 def test_compose_has_batch_only_when_every_transform_has_it():
     from tinygrad_ko.data import transforms as T
 
@@ -230,7 +247,7 @@ def test_compose_has_batch_only_when_every_transform_has_it():
     assert hasattr(T.Compose([]), "batch")
 
 
-# --- 샘플이 (x, t) 튜플이 아닐 때: PyTorch의 기본 collate처럼 행을 쌓습니다 ---------------------
+# --- 샘플이 (x, t) 튜플이 아닐 때: 행을 쌓습니다(배열의 행은 PyTorch와 같고, 리스트는 다름) ---------
 def test_plain_array_rows_are_samples():
     data = np.arange(6.0).reshape(3, 2)
     batches = list(DataLoader(data, 3, shuffle=False))

@@ -5,12 +5,13 @@
         for x, t in loader:      # 에포크마다 새로 섞습니다
             ...
 
-- `shuffle=True`이면 에포크(for 문 한 바퀴)마다 순서를 새로 섞습니다. `seed`를 주면 섞는 순서가
-  실행할 때마다 같습니다(첫 에포크, 둘째 에포크 ... 의 순서가 각각 같습니다).
+- `shuffle=True`이면 반복을 시작할 때마다(for 문 한 바퀴, 한 배치만 꺼낸 `next(iter(loader))`도) 순서를
+  새로 섞습니다. `seed`를 주면 n번째로 시작한 반복의 순서가 실행할 때마다 같습니다.
 - 마지막 배치는 남은 만큼만 담습니다(`drop_last=True`이면 버립니다). `len(loader)`는 배치 수입니다.
 - 정답이 없는 데이터셋이면 t는 None입니다. 샘플이 튜플 (x, t)가 아니면(배열 자체, 특징 벡터의
   리스트처럼 샘플이 입력 하나이면) 그 샘플들을 첫 축으로 쌓아 x로 내주고 t는 None입니다:
-  `DataLoader(np.arange(6.0).reshape(3, 2), 3)`의 x는 모양 (3, 2)입니다(PyTorch의 기본 collate처럼).
+  `DataLoader(np.arange(6.0).reshape(3, 2), 3)`의 x는 모양 (3, 2)입니다. 배열의 행은 PyTorch의 기본
+  collate도 이렇게 쌓지만, 리스트 샘플은 PyTorch가 자리마다 묶습니다(전치).
 - `Dataset`의 배열에서는 배치를 한 번에 뽑고, 변환이 `transforms` 모듈의 변환들이면 배치에 한 번에
   합니다. 그 밖의 경우(람다 변환, 직접 만든 변환 클래스, `__getitem__`을 고친 데이터셋, object 배열,
   리스트)에는 샘플마다 `dataset[i]`로 꺼내 쌓습니다. 어느 쪽이든 결과는 같습니다(테스트가 확인합니다).
@@ -79,7 +80,7 @@ class DataLoader:
             if t is not None and dataset.target_transform is not None:
                 t = dataset.target_transform.batch(t)
             return x, t
-        if isinstance(dataset, np.ndarray):  # 배열 자체가 데이터셋: 행 하나가 샘플입니다.
+        if _plain_array(dataset):  # 배열 자체(object 배열 말고)가 데이터셋: 행 하나가 샘플입니다.
             return dataset[indices], None
         pairs = [_pair(dataset[int(i)]) for i in indices]
         x = _stack([p[0] for p in pairs], "입력")
@@ -92,7 +93,8 @@ class DataLoader:
 
 def _pair(sample: object) -> tuple[object, object]:
     """샘플 하나를 (x, t)로: 튜플 (x, t)는 입력과 정답, (x,)와 튜플이 아닌 값(배열의 행, 특징 벡터의
-    리스트, 수)은 정답 없는 입력 하나입니다(PyTorch의 기본 collate처럼 행을 쌓습니다)."""
+    리스트, 수)은 정답 없는 입력 하나입니다. 리스트 샘플도 행으로 쌓습니다(PyTorch의 기본 collate는
+    리스트 샘플을 자리마다 묶어 전치합니다)."""
     if not isinstance(sample, tuple):
         return sample, None
     if len(sample) == 2:
