@@ -1,5 +1,10 @@
 """되풀이(Replay): 처음 한 번 기록한 계획을 새 입력으로 다시 돌립니다."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from korean_messages import korean_instruction
@@ -7,6 +12,10 @@ from korean_messages import korean_instruction
 import tinygrad_ko as tk
 from tinygrad_ko import lazy
 from tinygrad_ko.lazy import runner
+
+from .conftest import needs_cc
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def step(x, w):
@@ -130,3 +139,47 @@ def test_plan_recorded_without_requires_grad_is_not_used_with_it(backend):
     y = replayed(lazy.Tensor(np.ones(2), requires_grad=True))
     assert len(replayed.plans) == 2
     assert np.array_equal(y.numpy(), [2.0, 2.0])
+
+
+@needs_cc
+def test_replay_recorded_before_a_compiler_reset_records_again_instead_of_crashing(tmp_path):
+    """`set_backend("c")`와 `compiler.reset()`은 불러온 라이브러리를 닫습니다. 그 전에 기록한 되풀이가 닫힌
+    커널을 부르면 프로세스가 죽으므로(고치기 전: 신호 11), 따로 띄운 파이썬에서 확인합니다."""
+    script = (
+        "import numpy as np\n"
+        "from tinygrad_ko import lazy\n"
+        "from tinygrad_ko.lazy import compiler\n"
+        "lazy.set_backend('c')\n"
+        "r = lazy.Replay(lambda x: (x * 2.0 + 1.0).relu())\n"
+        "r(lazy.Tensor(np.ones(4)))\n"
+        "compiler.reset()\n"
+        "print(r(lazy.Tensor(np.arange(4.0) - 1.0)).numpy().tolist(), len(r.plans))\n"
+    )
+    env = {**os.environ, "TINYGRAD_KO_CACHE": str(tmp_path), "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.split() == ["[0.0,", "1.0,", "3.0,", "5.0]", "1"]
+
+
+@needs_cc
+def test_a_plan_made_before_a_compiler_reset_runs_after_it(tmp_path):
+    """`runner.Plan`을 직접 만들어 돌려도(53장처럼) reset 뒤에 닫힌 커널을 부르지 않습니다."""
+    script = (
+        "import numpy as np\n"
+        "from tinygrad_ko import lazy\n"
+        "from tinygrad_ko.lazy import compiler, runner\n"
+        "lazy.set_backend('c')\n"
+        "y = (lazy.Tensor(np.arange(3.0)) * 3.0 - 1.0).relu()\n"
+        "plan = runner.Plan([y.lazydata])\n"
+        "plan.run()\n"
+        "compiler.reset()\n"
+        "print(plan.run()[0].tolist())\n"
+    )
+    env = {**os.environ, "TINYGRAD_KO_CACHE": str(tmp_path), "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.split() == ["[0.0,", "2.0,", "5.0]"]

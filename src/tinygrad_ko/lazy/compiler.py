@@ -75,6 +75,9 @@ class CompilerWarning(RuntimeWarning):
 
 _loaded: dict[str, object] = {}  # 소스 -> 불러온 커널 함수(이 프로세스 안의 캐시)
 _libraries: list = []  # 불러온 라이브러리들(reset이 닫습니다)
+_generation = [
+    0
+]  # reset마다 1씩: 그 전에 받아 둔 커널 함수(Replay의 계획)는 닫힌 라이브러리를 가리킵니다
 # 커널의 모양(runner._signature) -> (C 함수, 소스). 같은 커널은 소스를 다시 쓰지도 해시하지도 않습니다.
 by_signature: dict[tuple, tuple] = {}
 _locks: dict[str, threading.Lock] = {}
@@ -280,10 +283,16 @@ def reset() -> None:
     중에는 부르지 마세요.
     """
     _state["broken"] = _state["identity"] = _state["searched"] = None
+    _generation[0] += 1
     _loaded.clear()
     by_signature.clear()
     while _libraries:
         _close(_libraries.pop())
+
+
+def generation() -> int:
+    """`reset`을 부른 횟수. 커널 함수를 붙잡아 두는 쪽(Replay)이 그 함수가 아직 유효한지 볼 때 씁니다."""
+    return _generation[0]
 
 
 def _close(lib) -> None:

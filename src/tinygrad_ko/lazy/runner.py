@@ -132,10 +132,20 @@ class Plan:
             for k in self.kernels
         ]
         slots, self.kinds = assign_slots(steps, keep=wanted)
-        name = backend()
+        self.backend = backend()
         self.steps = [
-            (_launcher(k, name), id(k.output), slots[out_id], kind)
+            (None, id(k.output), slots[out_id], kind)
             for k, (out_id, _, kind) in zip(self.kernels, steps, strict=True)
+        ]
+        self._choose_launchers()
+
+    def _choose_launchers(self) -> None:
+        """커널마다 돌릴 함수를 고릅니다. `compiler.reset()`은 불러온 라이브러리를 닫으므로, 그 뒤에
+        `run`하면 닫힌 함수를 부르지 않도록 다시 고릅니다."""
+        self.generation = compiler.generation()
+        self.steps = [
+            (_launcher(k, self.backend), out_id, slot, kind)
+            for k, (_, out_id, slot, kind) in zip(self.kernels, self.steps, strict=True)
         ]
 
     def reads(self) -> list[LazyBuffer]:
@@ -146,6 +156,8 @@ class Plan:
 
     def run(self, bindings: dict | None = None) -> list[np.ndarray]:
         """커널들을 차례로 돌리고, target마다 값을 가진 ndarray를 돌려줍니다."""
+        if self.generation != compiler.generation():
+            self._choose_launchers()
         bindings = bindings or {}
         pool: list = [None] * len(self.kinds)
         made: dict[int, np.ndarray] = {}  # 커널 출력 노드 id -> 1차원 버퍼
