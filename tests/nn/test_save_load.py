@@ -135,3 +135,26 @@ def test_save_overwrites_atomically(tmp_path):
     loaded.load_weights(path)
     assert_same(loaded, snapshot(Net(seed=2)))
     assert [p.name for p in tmp_path.iterdir()] == ["net.npz"]
+
+
+def test_a_failed_save_leaves_no_half_open_zip_behind(tmp_path, monkeypatch):
+    """쓰다가 실패한 저장이 닫히지 않은 zip을 남기면(NumPy 2.0의 savez), 나중에 그 zip이 이미 닫힌 임시 파일에
+    쓰려다 'Exception ignored'를 찍습니다(고치기 전: NumPy 2.0에서 ValueError 하나)."""
+    import gc
+    import sys
+
+    class DiskFull:
+        def __array__(self, *args, **kwargs):
+            raise OSError("디스크가 가득 찼습니다")
+
+    ignored = []
+    monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+    layer = Layer()
+    layer.a = Parameter(np.ones(3))
+    layer.b = Parameter(np.ones(3))
+    layer.b.data = DiskFull()
+    with pytest.raises(OSError):
+        layer.save_weights(tmp_path / "w.npz")
+    gc.collect()
+    assert [str(u.exc_value) for u in ignored] == []
+    assert list(tmp_path.iterdir()) == []  # 임시 파일도 남지 않습니다

@@ -14,6 +14,7 @@ import contextlib
 import os
 import secrets
 import stat
+import traceback
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -213,7 +214,13 @@ def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
         with os.fdopen(handle, "wb") as file:
             if mode is not None:
                 os.chmod(temporary, mode)
-            write(file)
+            try:
+                write(file)
+            except BaseException as error:
+                # NumPy 2.0의 savez는 실패하면 zip을 닫지 않고 둡니다. 그 zip은 나중에 이미 닫힌 파일에 쓰려다
+                # 'Exception ignored'를 찍으므로, 실패한 쓰기의 프레임을 비워 파일이 열려 있는 지금 닫히게 합니다.
+                traceback.clear_frames(error.__traceback__)
+                raise
     except BaseException:
         os.unlink(temporary)
         raise
