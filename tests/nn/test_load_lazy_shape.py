@@ -68,3 +68,20 @@ def test_conv_without_bias_refuses_other_filters(tmp_path):
     assert model.l0.W.data is None
     model.load_weights(saved_file(tmp_path, np.ones((4, 2, 3, 3), dtype=np.float32)))
     assert model.l0.W.data.shape == (4, 2, 3, 3)
+
+
+def test_loading_into_an_unseen_layer_sets_its_input_size(tmp_path):
+    """불러온 W의 모양이 입력 크기를 정하므로, 층이 말하는 in_size·in_channels도 그 값입니다(고치기 전: None)."""
+    source = Net(Linear(4, seed=0))
+    source(np.zeros((1, 3)))
+    source.save_weights(tmp_path / "l.npz")
+    model = Net(Linear(4, seed=0))
+    model.load_weights(tmp_path / "l.npz")
+    assert model.l0.in_size == 3 and repr(model.l0) == "Linear(in_size=3, out_size=4)"
+
+    source = Net(Conv2d(2, 3, seed=0))
+    source(np.zeros((1, 5, 4, 4)))
+    source.save_weights(tmp_path / "c.npz")
+    model = Net(Conv2d(2, 3, seed=0))
+    model.load_weights(tmp_path / "c.npz")
+    assert model.l0.in_channels == 5 and repr(model.l0).startswith("Conv2d(in_channels=5,")

@@ -404,6 +404,16 @@ class Linear(Layer):
 
     # --8<-- [end:linear]
 
+    # 입력 크기는 W가 있으면 W의 모양이 정합니다: 아직 입력을 받지 않은 층에 가중치를 불러온 뒤에도 맞습니다.
+    @property
+    def in_size(self) -> int | None:
+        W = self.__dict__.get("W")
+        return self._in_size if W is None or W.data is None else W.data.shape[0]
+
+    @in_size.setter
+    def in_size(self, value: int | None) -> None:
+        self._in_size = value
+
     def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
         return (self.in_size, self.out_size) if param is self.W else None
 
