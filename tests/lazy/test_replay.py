@@ -141,6 +141,16 @@ def test_plan_recorded_without_requires_grad_is_not_used_with_it(backend):
     assert np.array_equal(y.numpy(), [2.0, 2.0])
 
 
+def stdout_of_fresh_python(script: str, cache) -> str:
+    """script를 따로 띄운 파이썬에서 돌려 표준 출력을 돌려줍니다(닫힌 커널을 부르면 신호 11로 죽으므로)."""
+    env = {**os.environ, "TINYGRAD_KO_CACHE": str(cache), "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    return done.stdout
+
+
 @needs_cc
 def test_replay_recorded_before_a_compiler_reset_records_again_instead_of_crashing(tmp_path):
     """`set_backend("c")`와 `compiler.reset()`은 불러온 라이브러리를 닫습니다. 그 전에 기록한 되풀이가 닫힌
@@ -155,12 +165,13 @@ def test_replay_recorded_before_a_compiler_reset_records_again_instead_of_crashi
         "compiler.reset()\n"
         "print(r(lazy.Tensor(np.arange(4.0) - 1.0)).numpy().tolist(), len(r.plans))\n"
     )
-    env = {**os.environ, "TINYGRAD_KO_CACHE": str(tmp_path), "PYTHONPATH": str(SRC)}
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
-    assert done.stdout.split() == ["[0.0,", "1.0,", "3.0,", "5.0]", "1"]
+    assert stdout_of_fresh_python(script, tmp_path).split() == [
+        "[0.0,",
+        "1.0,",
+        "3.0,",
+        "5.0]",
+        "1",
+    ]
 
 
 @needs_cc
@@ -177,9 +188,4 @@ def test_a_plan_made_before_a_compiler_reset_runs_after_it(tmp_path):
         "compiler.reset()\n"
         "print(plan.run()[0].tolist())\n"
     )
-    env = {**os.environ, "TINYGRAD_KO_CACHE": str(tmp_path), "PYTHONPATH": str(SRC)}
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
-    assert done.stdout.split() == ["[0.0,", "2.0,", "5.0]"]
+    assert stdout_of_fresh_python(script, tmp_path).split() == ["[0.0,", "2.0,", "5.0]"]
