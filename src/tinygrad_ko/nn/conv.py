@@ -10,7 +10,7 @@ import numpy as np
 from .._checks import check_count
 from ..autograd.variable import Parameter, Variable
 from ..functions.conv import conv2d, pair
-from .layers import Layer
+from .layers import InputSizeFromW, Layer
 
 __all__ = ["Conv2d"]
 
@@ -66,15 +66,7 @@ class Conv2d(Layer):
         return conv2d(x, self.W, self.b, self.stride, self.pad)
         # --8<-- [end:conv2d-layer]
 
-    # 입력 채널 수는 W가 있으면 W의 모양이 정합니다: 아직 입력을 받지 않은 층에 가중치를 불러온 뒤에도 맞습니다.
-    @property
-    def in_channels(self) -> int | None:
-        W = self.__dict__.get("W")
-        return self._in_channels if W is None or W.data is None else W.data.shape[1]
-
-    @in_channels.setter
-    def in_channels(self, value: int | None) -> None:
-        self._in_channels = value
+    in_channels = InputSizeFromW(axis=1)
 
     def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
         return (self.out_channels, self.in_channels, *self.kernel_size) if param is self.W else None

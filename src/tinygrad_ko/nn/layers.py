@@ -364,6 +364,26 @@ def _shape_text(shape: tuple[int | None, ...]) -> str:
     return f"({text},)" if len(shape) == 1 else f"({text})"
 
 
+class InputSizeFromW:
+    """입력 크기 속성(`Linear.in_size`, `Conv2d.in_channels`): W가 있으면 W의 모양(`axis`축)이, 없으면
+    만들 때 받았거나 첫 입력에서 정한 값이 답입니다. 아직 입력을 받지 않은 층에 가중치를 불러온 뒤에도 맞습니다."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, layer: object, owner: type | None = None) -> object:
+        if layer is None:
+            return self
+        W = layer.__dict__.get("W")
+        return layer.__dict__[self.slot] if W is None or W.data is None else W.data.shape[self.axis]
+
+    def __set__(self, layer: object, value: int | None) -> None:
+        layer.__dict__[self.slot] = value
+
+
 # --8<-- [start:linear]
 class Linear(Layer):
     """완전 연결 층 y = x @ W + b. W는 (입력 크기, 출력 크기), b는 (출력 크기,)입니다.
@@ -404,15 +424,7 @@ class Linear(Layer):
 
     # --8<-- [end:linear]
 
-    # 입력 크기는 W가 있으면 W의 모양이 정합니다: 아직 입력을 받지 않은 층에 가중치를 불러온 뒤에도 맞습니다.
-    @property
-    def in_size(self) -> int | None:
-        W = self.__dict__.get("W")
-        return self._in_size if W is None or W.data is None else W.data.shape[0]
-
-    @in_size.setter
-    def in_size(self, value: int | None) -> None:
-        self._in_size = value
+    in_size = InputSizeFromW(axis=0)
 
     def _lazy_shape(self, param: Parameter) -> tuple[int | None, ...] | None:
         return (self.in_size, self.out_size) if param is self.W else None
