@@ -79,5 +79,5 @@ def test_a_lying_npy_file_is_refused_without_reading_it(tmp_path):
     # .npz가 아닌 .npy 하나: np.load는 머리말을 믿고 2**40개 자리를 먼저 잡으려 합니다.
     path = tmp_path / "lie.npy"
     path.write_bytes(npy((2**40,)))
-    with pytest.raises(ValueError, match="로 읽을 수 없습니다\\(ValueError\\)"):
+    with pytest.raises(ValueError, match="로 읽을 수 없습니다\\(zip 파일이 아닙니다\\)"):
         Tiny().load_weights(path)

@@ -74,6 +74,16 @@ def test_not_an_npz_file(tmp_path, content):
     assert_same(model, before)
 
 
+@pytest.mark.parametrize("content", [b"this is not an npz file", b""], ids=["text", "empty"])
+def test_a_file_that_is_not_a_zip_says_so_in_korean(tmp_path, content):
+    # 까닭이 예외 이름 "(ValueError)"뿐이면 무엇이 틀렸는지 알 수 없습니다.
+    path = tmp_path / "weights.npz"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=r"읽을 수 없습니다\(zip 파일이 아닙니다") as info:
+        Net().load_weights(path)
+    assert "(ValueError)" not in str(info.value)
+
+
 def test_single_npy_array_is_not_accepted(tmp_path):
     path = tmp_path / "weights.npy"
     np.save(path, np.ones(3))

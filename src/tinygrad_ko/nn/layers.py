@@ -241,7 +241,7 @@ def _read_npz(
         # zip인지는 np.load처럼 첫 바이트로 봅니다(zipfile.is_zipfile은 읽기 권한 오류도 삼킵니다).
         with open(path, "rb") as file:
             if file.read(4) not in (b"PK\x03\x04", b"PK\x05\x06"):
-                raise ValueError("npz가 아닙니다")
+                raise BadHeader("zip 파일이 아닙니다")
         # 머리말이 말하는 크기가 파일에 들어 있을 수 있는지 먼저 봅니다(거짓이면 BadHeader).
         header = read_npz_header(path)
     if check_shapes is not None:
