@@ -1,10 +1,19 @@
 """save_weights / load_weights: 되돌리기, 그리고 실패할 때 매개변수가 그대로인지."""
 
+import errno
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tinygrad_ko import Parameter
 from tinygrad_ko.nn.layers import Layer
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 class Block(Layer):
@@ -168,3 +177,36 @@ def test_a_failed_save_leaves_no_half_open_zip_behind(tmp_path, monkeypatch):
     gc.collect()
     assert [str(u.exc_value) for u in ignored] == []
     assert list(tmp_path.iterdir()) == []  # 임시 파일도 남지 않습니다
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="파일 크기 한도(RLIMIT_FSIZE)는 POSIX에만 있습니다"
+)
+def test_a_disk_full_error_inside_the_zip_leaves_nothing_behind(tmp_path):
+    """zip 안에서 쓰기가 실패하면(EFBIG, 디스크가 가득 찬 것과 같은 OSError) NumPy 2.0의 savez는 zip을 닫지 않고
+    둡니다. 그 zip이 나중에 닫힌 파일에 쓰려다 'Exception ignored'를 찍지 않아야 합니다."""
+    script = textwrap.dedent(
+        f"""
+        import gc, resource, signal
+        import numpy as np
+        from tinygrad_ko import Parameter
+        from tinygrad_ko.nn.layers import Layer
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # 한도를 넘는 쓰기가 신호 대신 EFBIG 오류가 되게
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+        layer = Layer()
+        layer.a = Parameter(np.random.default_rng(0).normal(size=100_000))
+        try:
+            layer.save_weights({str(tmp_path / "w.npz")!r})
+        except OSError as error:
+            print("OSError", error.errno)
+        gc.collect()
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.stdout == f"OSError {errno.EFBIG}\n"
+    assert result.stderr == ""
+    assert list(tmp_path.iterdir()) == []
