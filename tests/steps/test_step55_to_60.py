@@ -208,6 +208,24 @@ def test_step60_never_backpropagates_the_last_iterations_of_an_epoch():
     assert optimizer.updates == 1  # 30번째에서 한 번; 31~34번째 반복은 버려집니다(고치면 2번)
 
 
+def test_step60_book_condition_is_true_only_with_one_stream():
+    # count는 ceil(n / batch_size)까지만 가므로 count == seqlen(= n)은 batch_size=1일 때만 참입니다.
+    class Zeros(step59.SinCurve):
+        def prepare(self):
+            self.data = np.zeros((35, 1))
+            self.label = np.zeros((35, 1))
+
+    np.random.seed(0)
+    updates = []
+    for batch_size in (1, 2, 3):
+        model = step60.BetterRNN(4, 1)
+        optimizer = CountingAdam().setup(model)
+        step60.train(model, optimizer, step60.SeqDataLoader(Zeros(), batch_size), 35, max_epoch=1)
+        updates.append(optimizer.updates)
+    # 30번째와 35번째에 갱신 / 한 에포크가 18, 12시각이라 한 번도 갱신하지 않음
+    assert updates == [2, 0, 0]
+
+
 def test_step60_seq_loader_reads_the_next_streams_first_sample_at_the_end():
     class Numbers(step59.SinCurve):
         def prepare(self):

@@ -5,9 +5,9 @@
 섞지 않고, 시계열을 ``batch_size``개의 흐름으로 나눠 시각마다 흐름마다 한 샘플씩 내줍니다(b번 흐름은
 b·(n // batch_size)번째부터). 그림은 59단계의 ``predict_cos``로 그립니다.
 
-한계(책과 같음): ``train``의 ``count == seqlen``은 참이 되지 않습니다. count는 배치 수(999쌍을 30개씩,
-34)까지만 세는데 seqlen은 쌍의 수(999)라, 에포크마다 마지막 4번의 반복(31~34번째)은 역전파되지 않고
-매개변수도 고쳐지지 않습니다. ``SeqDataLoader``는 ceil(n / batch_size)번 읽어, n이 batch_size로 나누어떨어지지
+한계(책과 같음): ``train``의 ``count == seqlen``은 batch_size가 1일 때만 참이 됩니다. count는 배치 수
+(ceil(n / batch_size), 999쌍을 30개씩이면 34)까지만 세는데 seqlen은 쌍의 수(999)라, 흐름 30개에서는
+에포크마다 마지막 4번의 반복(31~34번째)은 역전파되지 않고 매개변수도 고쳐지지 않습니다. ``SeqDataLoader``는 ceil(n / batch_size)번 읽어, n이 batch_size로 나누어떨어지지
 않으면 마지막 시각에 앞 흐름들은 다음 흐름의 첫 샘플을, 마지막 흐름은 남는 첫 샘플을 읽습니다. 그 밖에는
 59단계와 같습니다.
 """
@@ -115,7 +115,7 @@ def train(model, optimizer, dataloader, seqlen, max_epoch=100, bptt_length=30):
             loss += mean_squared_error(y, t)
             count += 1
 
-            if count % bptt_length == 0 or count == seqlen:  # 책의 결함: 끝내 참이 되지 않음
+            if count % bptt_length == 0 or count == seqlen:  # 책의 결함: batch_size=1일 때만 참
                 model.cleargrads()
                 loss.backward()
                 loss.unchain_backward()
