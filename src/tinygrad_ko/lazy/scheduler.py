@@ -121,7 +121,6 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                 depth[id(node)] = 0
         else:  # sum
             cut.add(id(node))
-    # --8<-- [end:cut]
     results = {}
     for t in targets:
         if t.realized is not None:
@@ -130,6 +129,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
             results[id(t)] = moved[id(t)]
         else:
             results[id(t)] = as_load(t)
+    # --8<-- [end:cut]
     kernels = [_build(node, cut, moved) for node in order if id(node) in cut]
     return kernels, results
 

@@ -43,7 +43,7 @@ def contiguous(shape: tuple[int, ...]) -> View:
 
 
 def reshape_view(view: View, shape: tuple[int, ...]) -> View | None:
-    """원소 순서를 지킨 채 모양만 바꾼 뷰. 연속된 뷰가 아니면 None(복사가 필요합니다)."""
+    """원소 순서를 지킨 채 모양만 바꾼 뷰. 연속된 뷰가 아니면 None(이 엔진은 단순하게 복사합니다. NumPy는 그중 일부를 복사 없이 바꿉니다)."""
     if not view.contiguous:
         return None
     return contiguous(shape)
