@@ -58,6 +58,26 @@ def test_gradient_check_of_the_first_derivative_checks_the_second():
     assert not tg.gradient_check(wrong_first_derivative, np.array([2.0, 0.5, -1.3]))
 
 
+def test_gradient_check_compares_a_grad_that_f_left_as_a_variable():
+    """f 안에서 backward(create_graph=True)를 부르면 입력의 .grad에 Variable이 쌓입니다. 고치기 전에는
+    np.allclose가 그 Variable을 받아 영어 TypeError(bad operand type for abs())로 멈췄습니다(21장 연습 3)."""
+    points = np.array([-1.0, 0.0, 0.5, 2.0])
+
+    def penalty_with_first_order_left_in(w):  # w.grad에 1계 미분이 남아 더해지므로 틀려야 합니다
+        x = Variable(points.copy())
+        tg.tanh(w * x).backward(create_graph=True)
+        return tg.sum(x.grad * x.grad)
+
+    assert not tg.gradient_check(penalty_with_first_order_left_in, np.array(0.8))
+
+    def penalty(w):
+        x = Variable(points.copy())
+        (gx,) = tg.grad(tg.tanh(w * x), x, create_graph=True)
+        return tg.sum(gx * gx)
+
+    assert tg.gradient_check(penalty, np.array(0.8))
+
+
 @settings(max_examples=40, deadline=None)
 @given(program=programs, values=VALUES, direction=VALUES)
 def test_second_derivatives_of_random_graphs_match_numerical_diff(program, values, direction):

@@ -67,9 +67,16 @@ def gradient_check(
     y.backward()
     expected = numerical_grad(f, *variables, eps=eps)
     return all(
-        np.allclose(np.zeros_like(v.data) if v.grad is None else v.grad, g, rtol=rtol, atol=atol)
+        np.allclose(_grad_data(v), g, rtol=rtol, atol=atol)
         for v, g in zip(variables, expected, strict=True)
     )
+
+
+def _grad_data(v: Variable) -> np.ndarray:
+    """v.grad의 배열. f 안에서 create_graph=True로 역전파했으면 .grad가 Variable이므로 그 데이터를 봅니다."""
+    if v.grad is None:
+        return np.zeros_like(v.data)
+    return v.grad.data if isinstance(v.grad, Variable) else v.grad
 
 
 def _float_data(x: object) -> np.ndarray:
