@@ -101,3 +101,38 @@ def test_iteration_stops_at_the_end_of_the_first_axis():
 def test_class_call_with_unmatched_matmul_shapes_is_still_a_value_error():
     with pytest.raises(ValueError, match=r"\(2, 3\)"):
         tg.MatMul()(x23(), np.ones((2, 4)))
+
+
+BROADCAST_PAIRS = [
+    ((2, 3), (2, 1)),  # 뒤쪽 축 3과 1: "같거나 1"이지만 1은 목표 쪽에 있어 늘릴 수 없습니다.
+    ((2, 3), (3,)),  # 목표의 축이 모자랍니다.
+    ((2, 3), (4,)),
+    ((3, 1), (2, 3, 4)),
+    ((1, 3), (2, 3)),
+    ((3,), (2, 3)),
+    ((2, 1), (2, 5)),
+]
+
+
+def _advice_allows(x_shape, shape):
+    """메시지가 말하는 조건: 목표의 축이 같거나 더 많고, 뒤쪽부터 맞춘 입력의 각 축이 1이거나 목표와 같음."""
+    if len(shape) < len(x_shape):
+        return False
+    return all(a in (1, b) for a, b in zip(reversed(x_shape), reversed(shape), strict=False))
+
+
+@pytest.mark.parametrize(("x_shape", "shape"), BROADCAST_PAIRS)
+def test_broadcast_to_message_states_the_one_way_rule(x_shape, shape):
+    """rev47C F1: 옛 조언("크기가 같거나 1인 모양")은 (2, 3) -> (2, 1)도 허락해 틀렸습니다.
+    메시지는 broadcast_to가 한쪽으로만 늘린다는 조건을 말하고, 그 조건이 실제 성공 여부와 맞아야 합니다."""
+    x = Variable(np.ones(x_shape))
+    if _advice_allows(x_shape, shape):
+        assert tg.broadcast_to(x, shape).shape == shape
+        return
+    with pytest.raises(ValueError) as info:
+        tg.broadcast_to(x, shape)
+    message = str(info.value)
+    assert "크기가 같거나 1인 모양으로" not in message
+    assert "늘리기만" in message
+    assert "축이 입력과 같거나 더 많" in message
+    assert "입력의 각 축이 1이거나 목표 모양의 같은 자리 축과 같" in message

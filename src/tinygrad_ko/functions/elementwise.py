@@ -113,8 +113,9 @@ def _broadcast_array(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return np.broadcast_to(x, shape)
     except ValueError:
         raise ValueError(
-            f"모양 {np.shape(x)}인 배열을 모양 {shape}(으)로 브로드캐스트할 수 없습니다. 뒤쪽 축부터 "
-            f"맞춰 보아 크기가 같거나 1인 모양으로 주세요."
+            f"모양 {np.shape(x)}인 배열을 모양 {shape}(으)로 브로드캐스트할 수 없습니다. broadcast_to는 "
+            f"입력을 늘리기만 하므로, 목표 모양은 축이 입력과 같거나 더 많고 뒤쪽 축부터 맞춰 입력의 각 축이 "
+            f"1이거나 목표 모양의 같은 자리 축과 같도록 주세요."
         ) from None
 
 
