@@ -66,6 +66,8 @@ def test_sum_to_reduces_leading_and_size_one_axes():
     g = np.arange(24.0).reshape(2, 3, 4)
     np.testing.assert_array_equal(sum_to(g, (3, 1)), g.sum(axis=(0, 2)).reshape(3, 1))
     np.testing.assert_array_equal(sum_to(g, ()), np.array(g.sum()))
+    # 고치기 전: numpy.float64(rev48G, 25장의 'ndarray를 주면 ndarray를 돌려줍니다')
+    assert type(sum_to(g, ())) is np.ndarray
     assert sum_to(g, (2, 3, 4)) is g
 
 

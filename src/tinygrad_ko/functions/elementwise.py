@@ -415,7 +415,9 @@ def sum_to(x, shape):
     x_shape = x.shape
     if x_shape != shape:
         _check_sum_to(x_shape, shape)
-    return _sum_to(x, shape)
+    out = _sum_to(x, shape)
+    # 모든 축을 더한 ndarray는 NumPy 스칼라로 나오므로 0차원 배열로 돌려줍니다
+    return np.asarray(out) if isinstance(out, np.generic) else out
 
 
 def broadcast_to(x, shape):
