@@ -266,7 +266,7 @@ def not_graph_ready(func: object) -> TypeError:
     name = type(func).__name__
     return TypeError(
         f"{name}.backward는 create_graph=True에 쓸 수 있다고 표시되지 않았습니다. ndarray(.data)로 "
-        f"계산한 미분값은 다시 미분하면 틀릴 수 있기 때문입니다. backward에서 입력을 self.saved()로 꺼내 "
+        f"계산한 국소 미분은 다시 미분하면 틀릴 수 있기 때문입니다. backward에서 입력을 self.saved()로 꺼내 "
         f"연산자와 tinygrad_ko의 함수로 계산하고 클래스에 supports_create_graph = True를 두세요."
     )
 
