@@ -115,7 +115,7 @@ def train(model, optimizer, dataloader, seqlen, max_epoch=100, bptt_length=30):
             loss += mean_squared_error(y, t)
             count += 1
 
-            if count % bptt_length == 0 or count == seqlen:  # 책의 결함: batch_size=1일 때만 참
+            if count % bptt_length == 0 or count == seqlen:  # 뒤 조건은 batch_size=1일 때만 참
                 model.cleargrads()
                 loss.backward()
                 loss.unchain_backward()
