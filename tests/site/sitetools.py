@@ -249,11 +249,13 @@ def search(page, query: str, base: str) -> set[str]:
     # 그러면 검색 색인을 페이지마다 새로 만들지 않고 한 번 만든 것을 다시 씁니다.
     field.fill("")
     field.press("End")
+    # 색인이 준비되고 검색창이 비면 Material은 안내문("검색어를 입력하세요")을 보입니다. 색인을 만드는 중에
+    # 질의를 넣으면 바쁜 기계에서는 빈 색인으로 "없습니다"가 나오므로(전체 테스트 중 한 번), 안내문을 기다립니다.
     page.wait_for_function(
         """() => !document.querySelector("li.md-search-result__item") &&
-                 !/(\\d+개의 일치하는 문서|없습니다)/.test(
+                 /검색어를 입력하세요/.test(
                    (document.querySelector(".md-search-result__meta") || {}).textContent || "")""",
-        timeout=15000,
+        timeout=60000,
     )
     field.fill(query)
     # Material은 색인이 준비된 뒤에는 키 입력이 있어야 검색합니다(fill은 키 이벤트를 내지 않습니다).
