@@ -219,10 +219,9 @@ def write_beside(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
             except BaseException as error:
                 # NumPy 2.0의 savez는 실패하면 zip을 닫지 않고 둡니다. 그 zip은 나중에 이미 닫힌 파일에 쓰려다
                 # 'Exception ignored'를 찍으므로, 실패한 쓰기의 프레임을 비워 파일이 열려 있는 지금 닫히게 합니다.
+                # 디스크가 가득 차면 zip을 닫다가 난 두 번째 오류가 첫 오류를 이으므로, 이어진 오류의 프레임도 비웁니다.
                 chained: BaseException | None = error
-                while (
-                    chained is not None
-                ):  # 디스크가 가득 차면 zip을 닫다가 난 두 번째 오류가 첫 오류를 잇습니다
+                while chained is not None:
                     traceback.clear_frames(chained.__traceback__)
                     chained = chained.__context__
                 raise
