@@ -10,7 +10,7 @@
    오프라인이거나 엄격한 보안 정책 아래의 독자에게는 그런 요청이 시도조차 되지 않아야 하므로,
    mkdocs-jupyter의 템플릿을 이어받아 그 블록만 비운 `scripts/nbconvert_templates/`의 템플릿을 씁니다.
 3. 장 페이지(`chapter_notebooks.is_chapter`)마다 노트북을 만들어 페이지 옆에 두고, 제목 아래에
-   "이 장을 노트북으로 받기" 링크와 휠, 오프라인 압축 파일의 링크를 넣습니다. 노트북의 첫 셀이 설치할
+   "이 장을 노트북으로 받기" 링크와 휠, 오프라인 압축 파일의 링크를 넣습니다. 노트북의 첫 코드 셀이 설치할
    `tinygrad_ko` 휠은 `downloads/`에 둡니다(`site_wheel.py`). 사이트 전체를 묶은 압축 파일
    (`site_archive.py`)도 빌드가 끝날 때 `downloads/`에 만듭니다(serve에서는 만들지 않고 링크도
    넣지 않습니다). 페이지 원본은 고치지 않습니다.
@@ -279,7 +279,7 @@ def download_links(src_uri: str, wheel_uri: str, archive: bool) -> list[str]:
         f'{{ .md-button .tinygrad-ko-notebook download="{notebook}" '
         'title="이 장의 글과 예제를 주피터 노트북(.ipynb)으로 받습니다" }',
         "",
-        f"노트북의 첫 셀은 [tinygrad_ko 휠]({wheel}){{ download }}을 설치합니다. 노트북만 따로 "
+        f"노트북의 첫 코드 셀은 [tinygrad_ko 휠]({wheel}){{ download }}을 설치합니다. 노트북만 따로 "
         "받았다면 휠 파일을 노트북과 같은 폴더에 두세요.",
     ]
     if archive:
