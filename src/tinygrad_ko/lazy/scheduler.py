@@ -67,6 +67,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
     depth: dict[int, int] = {}
     reads: dict[int, frozenset] = {}  # 원소별 노드 id -> 커널이 거기까지 읽는 (버퍼 id, 뷰)들
 
+    # --8<-- [start:cut]
     def reads_of(node: LazyBuffer) -> frozenset:
         """node를 쓰는 커널이 node 때문에 읽는 (버퍼 id, 뷰)들. 녹아든 원소별 노드면 그 노드가 읽는 것들."""
         if node.op == "const":
@@ -85,7 +86,6 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
                 result = result | other
         return result
 
-    # --8<-- [start:cut]
     def as_load(node: LazyBuffer) -> tuple[LazyBuffer, View]:
         """node를 버퍼의 뷰로 읽는 방법. 아직 계산하지 않은 연산이면 그 자리에서 자릅니다."""
         if node.op in MOVEMENT and id(node) not in cut:
