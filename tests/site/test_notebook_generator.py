@@ -483,6 +483,9 @@ def test_site_wheel_holds_every_library_module_with_a_correct_record():
         ] == data
         for name in sources + data:
             assert archive.read(name) == (ROOT / "src" / name).read_bytes()
+        # 단계별 모듈은 DeZero의 코드를 바탕으로 하므로, 그 MIT 고지가 모듈과 함께 가야 합니다.
+        notice = archive.read("tinygrad_ko/steps/LICENSE-DeZero.txt").decode()
+        assert "Copyright (c) 2019 Koki Saitoh" in notice and "The MIT License" in notice
         dist_info = f"tinygrad_ko-{wheel.version}.dist-info"
         metadata = archive.read(f"{dist_info}/METADATA").decode()
         with open(ROOT / "pyproject.toml", "rb") as file:
