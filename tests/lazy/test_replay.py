@@ -106,6 +106,16 @@ def test_replay_refuses_tensors_that_are_not_arguments(backend):
         lazy.Replay(lambda x: x + lazy.Tensor(np.ones(2)))(lazy.Tensor(np.ones(2)))
 
 
+def test_replay_refuses_an_outside_tensor_even_when_it_is_also_the_first_argument(backend):
+    """rev56G: 바깥 w를 처음에 인수로도 주면, 고치기 전에는 함수 안의 w가 인수 자리로 기록되어 다음 부름에서
+    조용히 틀렸습니다(1 * w = [3, 3]이어야 할 값이 [1, 1]). 뷰로 읽어도 같았습니다."""
+    w = lazy.Tensor(np.full(2, 3.0))
+    for fn in (lambda x: x * w, lambda x: x * w.reshape(2, 1).reshape(2)):
+        with pytest.raises(ValueError) as error:
+            lazy.Replay(fn)(w)
+        assert "(2,)" in korean_instruction(error.value)
+
+
 def test_replay_accepts_the_backward_seed_and_numbers():
     """역전파의 시작값(엔진이 만든 1)과 파이썬 수는 인수가 아니어도 됩니다: 바뀌지 않는 값입니다."""
     replayed = lazy.Replay(step)

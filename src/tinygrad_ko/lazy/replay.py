@@ -46,6 +46,14 @@ class Replay:
         return outs[0] if single else outs
 
     def _capture(self, args: tuple[Tensor, ...]) -> tuple:
+        # 인수마다 새 노드로 부릅니다. 바깥 텐서를 인수로도 주었을 때 함수 안의 그 텐서가 인수 자리로
+        # 기록되지 않게 하려는 것입니다(같은 텐서를 두 자리에 주었으면 새 노드도 하나).
+        fresh: dict[int, Tensor] = {}
+        for a in args:
+            if id(a.lazydata) not in fresh:
+                node = graph.buffer(a.lazydata.realized)
+                fresh[id(a.lazydata)] = Tensor.from_lazy(node, requires_grad=a.requires_grad)
+        args = tuple(fresh[id(a.lazydata)] for a in args)
         with recording():
             result = self.fn(*args)
         single = isinstance(result, Tensor)
