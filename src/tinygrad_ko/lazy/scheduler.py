@@ -61,13 +61,13 @@ class Kernel:
 
 def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
     """값을 달라고 한 노드들을 계산할 커널 목록(실행 순서)과, target마다 (버퍼 노드, 뷰)를 돌려줍니다."""
-    order = toposort(targets)
+    # --8<-- [start:cut]
+    order = toposort(targets)  # 입력이 먼저 오게 늘어놓은 노드들(위상 정렬)
     cut: set[int] = set()  # 버퍼에 쓸(커널의 출력이 될) 노드의 id
     moved: dict[int, tuple[LazyBuffer, View]] = {}  # 움직이기 노드 -> (버퍼 노드, 뷰)
-    depth: dict[int, int] = {}
+    depth: dict[int, int] = {}  # 원소별 노드 id -> 커널 안 깊이(잘린 입력은 세지 않음)
     reads: dict[int, frozenset] = {}  # 원소별 노드 id -> 커널이 거기까지 읽는 (버퍼 id, 뷰)들
 
-    # --8<-- [start:cut]
     def reads_of(node: LazyBuffer) -> frozenset:
         """node를 쓰는 커널이 node 때문에 읽는 (버퍼 id, 뷰)들. 녹아든 원소별 노드면 그 노드가 읽는 것들."""
         if node.op == "const":
