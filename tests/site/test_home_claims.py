@@ -117,7 +117,9 @@ def test_examples_download_nothing_and_use_the_stored_digits_and_weights():
     sources = code_sources()
     pages_with_code = [path for path, text in sources.items() if path.endswith(".md") and text]
     assert len(pages_with_code) > 50, "페이지의 python 블록을 거의 읽지 못했습니다"
-    network = {path: NETWORK.findall(text) for path, text in sources.items() if NETWORK.search(text)}
+    network = {
+        path: NETWORK.findall(text) for path, text in sources.items() if NETWORK.search(text)
+    }
     assert not network, network
     data = ROOT / "src" / "tinygrad_ko" / "data"
     with np.load(data / "mnist10k.npz") as digits:

@@ -82,7 +82,9 @@ def test_search_matches_the_start_of_a_word(built_site, site_url, search_page):
     '전파'는 '역전파'·'순전파' 안에만 있는 페이지를 돌려주지 않습니다."""
     documents = built_site.search_documents()
     only_inside = pages_containing(documents, "역전파") - pages_containing(documents, "전파")
-    assert len(only_inside) > 10, only_inside  # '역전파'는 있고 '전파'로 시작하는 낱말은 없는 페이지
+    assert len(only_inside) > 10, (
+        only_inside
+    )  # '역전파'는 있고 '전파'로 시작하는 낱말은 없는 페이지
     found = search(search_page, "전파", site_url)
     assert found <= pages_containing(documents, "전파"), found - pages_containing(documents, "전파")
     assert not found & only_inside, found & only_inside
