@@ -97,7 +97,16 @@ def ensure_venv() -> Path:
     python = venv_python()
     if not python.exists():
         print(f"[dev] 가상 환경을 만듭니다: {VENV}", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        try:
+            venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        except subprocess.CalledProcessError as error:
+            # pip 없는 반쯤 만든 가상 환경을 남기면 다음 실행이 그것을 다 만든 것으로 압니다.
+            shutil.rmtree(VENV, ignore_errors=True)
+            sys.exit(
+                f"가상 환경에 pip를 넣지 못했습니다(ensurepip 실패: {error}). 데비안·우분투라면 "
+                f"python3-venv 패키지를 설치하세요(예: sudo apt install python3-venv 또는 "
+                f"python{sys.version_info[0]}.{sys.version_info[1]}-venv). 그다음 같은 명령을 다시 실행하세요."
+            )
     fingerprint = install_fingerprint()
     if STAMP.exists() and STAMP.read_text() == fingerprint:
         return python

@@ -69,3 +69,22 @@ def test_commands_cache_bytecode_even_when_the_shell_says_not_to(monkeypatch):
         check=True,
     )
     assert completed.stdout.strip() == "False"
+
+
+def test_a_venv_without_ensurepip_is_removed_and_explained_in_korean(tmp_path, monkeypatch, capsys):
+    """데비안·우분투에서 python3-venv가 없으면 ensurepip가 실패합니다. 고치기 전에는 pip 없는 반쯤 만든
+    가상 환경이 남아, 다음 실행이 그것을 다 만든 것으로 알고 'No module named pip'로 멈췄습니다."""
+    venv_dir = tmp_path / ".venv"
+    monkeypatch.setattr(dev, "VENV", venv_dir)
+
+    def half_create(self, env_dir):
+        Path(env_dir, "bin").mkdir(parents=True)
+        Path(env_dir, "bin", "python").write_text("")
+        raise subprocess.CalledProcessError(1, ["python", "-m", "ensurepip"])
+
+    monkeypatch.setattr(dev.venv.EnvBuilder, "create", half_create)
+    with pytest.raises(SystemExit) as stop:
+        dev.ensure_venv()
+    message = str(stop.value.code)
+    assert "python3-venv" in message and "ensurepip" in message and "설치" in message
+    assert not venv_dir.exists()  # 반쯤 만든 가상 환경을 남기지 않습니다
