@@ -198,6 +198,28 @@ def test_compiler_that_hangs_is_stopped(fresh_cache, tmp_path, monkeypatch):
     assert not [p for p in fresh_cache.iterdir() if p.suffix == cache.SUFFIX]
 
 
+@pytest.mark.parametrize("given", ["TINYGRAD_KO_CC", "PATH"])
+def test_compiler_that_hangs_waits_one_time_limit(fresh_cache, tmp_path, monkeypatch, given):
+    """멈추는 컴파일러는 한 번만 기다립니다. 전에는 물음(-v, 값 검사)마다 시간 한도를 기다려 한도의 2~4배가 걸렸습니다."""
+    log = tmp_path / "started.txt"
+    body = f"import time\nwith open({str(log)!r}, 'a') as f:\n    f.write('x')\ntime.sleep(30)\n"
+    if given == "PATH":  # PATH의 cc가 멈출 때(실행 파일 하나만 있는 PATH)
+        cc = tmp_path / "bin" / "cc"
+        cc.parent.mkdir()
+        cc.write_text(f"#!{sys.executable}\n{body}", encoding="utf-8")
+        cc.chmod(0o755)
+        monkeypatch.delenv("TINYGRAD_KO_CC", raising=False)
+        monkeypatch.setenv("PATH", str(cc.parent))
+    else:
+        monkeypatch.setenv("TINYGRAD_KO_CC", fake_compiler(tmp_path, body))
+    monkeypatch.setenv("TINYGRAD_KO_CC_TIMEOUT", "0.5")
+    compiler.reset()
+    with pytest.warns(lazy.CompilerWarning, match="0.5초 안에 끝나지 않아"):
+        assert np.array_equal(compute(), A * 2.0 + 1.0)
+    assert log.read_text() == "x"
+    compiler.reset()
+
+
 def test_cache_folder_others_can_write_is_refused(fresh_cache):
     fresh_cache.mkdir(mode=0o700)
     os.chmod(fresh_cache, 0o777)

@@ -19,7 +19,8 @@
 - `build(source, options)`: 옵션을 골라 컴파일하는 실험용 입구(56장). 옵션도 캐시의 해시에 들어갑니다.
   `called_functions(source, options)`: 커널이 부르는 함수의 이름(어셈블리에서, 56장).
 - 실패하거나 `TINYGRAD_KO_CC_TIMEOUT`초(기본 60) 안에 끝나지 않으면 한국어 경고(`CompilerWarning`)를 내고
-  None을 돌려줍니다. 실패했을 때는 컴파일러의 메시지를, 멈췄을 때는 명령과 시간 한도를 경고에 담습니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
+  None을 돌려줍니다. 한도는 컴파일러를 부를 때마다지만, 한 번 멈춘 컴파일러는 `reset()` 전까지 다시 부르지 않습니다(`_run`).
+  실패했을 때는 컴파일러의 메시지를, 멈췄을 때는 명령과 시간 한도를 경고에 담습니다. 부르는 쪽은 그 커널을 NumPy 백엔드로 돌리고, 이
   프로세스에서는 C를 다시 시도하지 않습니다(`reset()`을 부르기 전까지).
 - 캐시의 라이브러리가 깨졌으면(불러오지 못하거나 다른 커널이면) 지우고 다시 컴파일합니다.
 """
@@ -83,6 +84,8 @@ by_signature: dict[tuple, tuple] = {}
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 _state: dict = {"broken": None, "identity": None}
+# 시간 한도 안에 끝나지 않은 컴파일러 명령 -> 멈춘 명령(_run)
+_hung: dict[tuple[str, ...], list[str]] = {}
 counters = {"compiled": 0, "from_disk": 0, "from_memory": 0, "failed": 0}
 
 
@@ -156,8 +159,10 @@ def _fast_math_signs(cc: list[str]) -> list[str]:
     if key not in _probed:
         signs = []
         try:
-            macros = _run([*cc, "-dM", "-E", "-x", "c", os.devnull]).stdout
-            link = _run([*cc, "-###", "-shared", "-x", "c", os.devnull, "-o", os.devnull]).stderr
+            macros = _run([*cc, "-dM", "-E", "-x", "c", os.devnull], cc).stdout
+            link = _run(
+                [*cc, "-###", "-shared", "-x", "c", os.devnull, "-o", os.devnull], cc
+            ).stderr
         except (OSError, subprocess.SubprocessError):
             macros = link = ""
         for name in FAST_MATH_MACROS:
@@ -235,7 +240,7 @@ def _probe_differences(cc: list[str]) -> list[str]:
             with open(source, "w", encoding="utf-8") as file:
                 file.write(PROBE)
             try:
-                built = _run([*cc, *options, source, "-o", program, "-lm"])
+                built = _run([*cc, *options, source, "-o", program, "-lm"], cc)
                 lines = _run([program]).stdout.split() if built.returncode == 0 else []
             except (OSError, subprocess.SubprocessError):
                 lines = []
@@ -285,6 +290,7 @@ def reset() -> None:
     _state["broken"] = _state["identity"] = _state["searched"] = None
     _generation[0] += 1
     _loaded.clear()
+    _hung.clear()
     by_signature.clear()
     while _libraries:
         _close(_libraries.pop())
@@ -310,7 +316,7 @@ def _identity(cc: list[str]) -> tuple[str, bool]:
     known = _state["identity"]
     if known is None or known[0] != cc:
         try:
-            said = _run([*cc, "-v"]).stderr.splitlines()
+            said = _run([*cc, "-v"], cc).stderr.splitlines()
         except (OSError, subprocess.SubprocessError):
             said = []
         version = [line.strip() for line in said if re.search(r"\bversion \d", line)][:1]
@@ -319,12 +325,19 @@ def _identity(cc: list[str]) -> tuple[str, bool]:
     return known[1], known[2]
 
 
-def _run(args: list[str]) -> subprocess.CompletedProcess:
+def _run(args: list[str], cc: list[str] | None = None) -> subprocess.CompletedProcess:
     """셸 없이 args를 실행합니다. 시간이 다하면 컴파일러와 그 자식들(cc1, as, ld)을 함께 멈추고 TimeoutExpired.
 
     `subprocess.run(timeout=...)`은 컴파일러 자신만 죽여, 그 자식이 남아 계속 돌았습니다. 그래서 새
     프로세스 그룹(세션)에서 띄우고 시간이 다하면 그룹 전체를 멈춥니다.
+
+    args가 컴파일러 명령 cc를 부르는 것이면, cc가 한 번 멈춘 뒤로는(`reset()` 전까지) 실행하지 않고 바로
+    TimeoutExpired를 냅니다(cmd는 멈췄던 명령). 그러지 않으면 물음(-v, 값 검사)과 컴파일이 저마다 시간 한도를 기다려
+    대비책까지 한도의 몇 배가 걸립니다.
     """
+    hung = _hung.get(tuple(cc)) if cc else None
+    if hung is not None:
+        raise subprocess.TimeoutExpired(hung, _timeout())
     posix = os.name == "posix"
     with subprocess.Popen(
         args,
@@ -344,6 +357,8 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
                     pass
             process.kill()
             process.communicate()
+            if cc:
+                _hung[tuple(cc)] = list(args)
             raise
     return subprocess.CompletedProcess(args, process.returncode, out, err)
 
@@ -484,7 +499,7 @@ def assembly(source: str, options: tuple[str, ...] | None = None) -> str:
             file.write(source)
         chosen = default_options() if options is None else options
         args = [*cc, *chosen, "-S", "-o", "-", c_path]
-        done = _run(args)
+        done = _run(args, cc)
     if done.returncode != 0:
         raise RuntimeError(
             f"C 컴파일러가 실패했습니다(종료 코드 {done.returncode}, 명령: {shlex.join(args)}). "
@@ -579,11 +594,12 @@ def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
 def _run_compiler(args: list[str], output) -> str:
     """컴파일러를 한 번 부르고 그 stderr를 돌려줍니다. 실패하거나 멈추면 `output`을 지우고 _CompileFailed."""
     try:
-        done = _run(args)
-    except subprocess.TimeoutExpired:
+        done = _run(args, command())
+    except subprocess.TimeoutExpired as stopped:
+        # stopped.cmd는 멈춘 명령입니다(앞서 멈춘 물음일 수도 있습니다).
         output.unlink(missing_ok=True)
         raise _CompileFailed(
-            f"C 컴파일러가 {_timeout():g}초 안에 끝나지 않아 멈췄습니다(명령: {shlex.join(args)}). "
+            f"C 컴파일러가 {_timeout():g}초 안에 끝나지 않아 멈췄습니다(명령: {shlex.join(stopped.cmd)}). "
             f"NumPy 백엔드로 계산합니다. 느린 기계라면 환경 변수 TINYGRAD_KO_CC_TIMEOUT으로 시간을 늘리세요."
         ) from None
     except OSError as error:
