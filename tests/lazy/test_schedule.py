@@ -179,6 +179,22 @@ def test_a_sum_of_two_thousand_tensors_runs_on_both_backends(backend):
     assert np.array_equal(terms[0].numpy(), np.full(3, n * (n - 1) / 2, np.float32))
 
 
+@pytest.mark.parametrize("limit", [2, 3])
+def test_cutting_an_input_for_max_loads_does_not_push_an_earlier_kernel_over_the_limit(
+    backend, monkeypatch, limit
+):
+    """rev57G: 한도를 넘는 노드에서 입력 s를 자르면, s를 이미 녹여 넣은 다른 커널이 s의 버퍼를 하나 더 읽습니다.
+    고치기 전에는 그 커널이 한도보다 하나 많이 읽었고, 진짜 한도(1,023)에서는 C 백엔드가 ctypes 오류로 멈췄습니다."""
+    monkeypatch.setattr(scheduler, "MAX_LOADS", limit)
+    t = [lazy.Tensor(np.full(4, float(i))) for i in range(4)]
+    s = t[0] * 2.0
+    c = (t[0] + t[1]) + s  # 읽는 짝 {t0, t1}
+    n = s + (t[2] + t[3])  # 읽는 짝 {t0, t2, t3}: 한도 2를 넘어 s를 자름
+    kernels = lazy.schedule(c + n)
+    assert max(len(k.loads) for k in kernels) <= limit
+    assert np.array_equal((c + n).numpy(), np.full(4, 1.0 + 0.0 + 2.0 + 3.0 + 0.0))
+
+
 def test_a_kernel_reads_at_most_max_loads_buffers():
     assert scheduler.MAX_LOADS + 1 <= 1024  # 출력 포인터와 함께 ctypes의 인수 한도 안
     terms = [lazy.Tensor(np.full(2, float(i))) for i in range(2048)]

@@ -61,9 +61,21 @@ class Kernel:
 
 def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
     """값을 달라고 한 노드들을 계산할 커널 목록(실행 순서)과, target마다 (버퍼 노드, 뷰)를 돌려줍니다."""
+    forced: set[int] = set()
+    while True:
+        kernels, results, cut = _schedule_once(targets, forced)
+        # MAX_LOADS 때문에 입력을 자르면, 그 입력을 먼저 녹여 넣은 다른 커널은 그 버퍼를 하나 더 읽게 됩니다.
+        # 그래서 한도를 넘는 커널이 생기면, 이번에 자른 곳을 처음부터 자른 채로 다시 셉니다.
+        if cut == forced or all(len(k.loads) <= MAX_LOADS for k in kernels):
+            return kernels, results
+        forced = cut
+
+
+def _schedule_once(targets: list[LazyBuffer], forced: set[int]) -> tuple[list[Kernel], dict, set]:
+    """schedule의 한 번: forced의 노드는 처음부터 자른 것으로 칩니다."""
     # --8<-- [start:cut]
     order = toposort(targets)  # 입력이 먼저 오게 늘어놓은 노드들(위상 정렬)
-    cut: set[int] = set()  # 버퍼에 쓸(커널의 출력이 될) 노드의 id
+    cut: set[int] = set(forced)  # 버퍼에 쓸(커널의 출력이 될) 노드의 id
     moved: dict[int, tuple[LazyBuffer, View]] = {}  # 움직이기 노드 -> (버퍼 노드, 뷰)
     depth: dict[int, int] = {}  # 원소별 노드 id -> 커널 안 깊이(잘린 입력은 세지 않음)
     reads: dict[int, frozenset] = {}  # 원소별 노드 id -> 커널이 거기까지 읽는 (버퍼 id, 뷰)들
@@ -131,7 +143,7 @@ def schedule(targets: list[LazyBuffer]) -> tuple[list[Kernel], dict]:
             results[id(t)] = as_load(t)
     # --8<-- [end:cut]
     kernels = [_build(node, cut, moved) for node in order if id(node) in cut]
-    return kernels, results
+    return kernels, results, cut
 
 
 def _build(root: LazyBuffer, cut: set[int], moved: dict) -> Kernel:
