@@ -75,6 +75,20 @@ def test_damaged_library_is_compiled_again(fresh_cache, damage):
     assert compiler.counters["compiled"] == before + 1
 
 
+def test_compiler_commands_that_differ_only_in_quoting_get_different_names(
+    fresh_cache, monkeypatch
+):
+    """rev58j: 명령을 인수마다 빈칸으로 이어 해시하면 `cc "-DA= -DB"`(인수 하나)와 `cc -DA= -DB`(인수 둘)가
+    같은 이름이 되어, 다른 명령이 만든 라이브러리를 조용히 불러올 수 있었습니다."""
+    cc = compiler.command()[0]
+    names = []
+    for given in (f'{cc} "-DA= -DB"', f"{cc} -DA= -DB"):
+        monkeypatch.setenv("TINYGRAD_KO_CC", given)
+        compiler.reset()
+        names.append(compiler.key_of(only_source()))
+    assert names[0] != names[1]
+
+
 def test_cache_is_bounded_and_evicts_the_least_recently_used(fresh_cache, monkeypatch):
     compute(2.0)
     one_kernel = sum(p.stat().st_size for p in fresh_cache.iterdir())

@@ -321,7 +321,8 @@ def _identity(cc: list[str]) -> tuple[str, bool]:
             said = []
         version = [line.strip() for line in said if re.search(r"\bversion \d", line)][:1]
         gcc = any("gcc version" in line for line in said)
-        _state["identity"] = known = (list(cc), " ".join(cc + version), gcc)
+        # shlex.join: 인수의 경계까지 적습니다(`cc "-DA= -DB"`와 `cc -DA= -DB`가 같은 글이 되지 않게).
+        _state["identity"] = known = (list(cc), " ".join([shlex.join(cc), *version]), gcc)
     return known[1], known[2]
 
 
