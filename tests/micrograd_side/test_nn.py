@@ -246,6 +246,20 @@ def test_train_stops_with_a_korean_message_when_the_loss_is_not_finite():
     assert len(losses) < 10
 
 
+def test_train_names_the_input_scale_when_huge_inputs_make_the_loss_not_finite():
+    # 입력이 1e160쯤이면 학습률을 아무리 줄여도 1번 스텝에서 손실이 nan이 됩니다(rev60b). 메시지가
+    # 학습률만 탓하면 틀린 길로 보냅니다: 입력의 가장 큰 절댓값도 보여 주어야 합니다.
+    X, y = make_moons(40, noise=0.1, seed=0)
+    X = X * 1e160
+    with pytest.raises(RuntimeError) as info:
+        train(MLP(2, [8, 1], seed=0), X, y, steps=5, learning_rate=1e-6)
+    message = str(info.value)
+    assert "1번 스텝" in message and "learning_rate=1e-06" in message
+    assert "발산했으므로" not in message  # 원인을 단정하지 않습니다
+    assert f"{float(np.abs(X).max()):.3g}" in message and "입력" in message
+    assert message.endswith("세요.")
+
+
 def test_train_blames_the_data_not_the_learning_rate_when_the_loss_is_not_finite_at_step_0():
     X, y = make_moons(40, noise=0.1, seed=0)
     X[5, 0] = float("nan")

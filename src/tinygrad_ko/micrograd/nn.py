@@ -310,10 +310,12 @@ def _not_finite(
     step: int, loss: float, learning_rate: float, X: Sequence[Sequence[float]]
 ) -> RuntimeError:
     if step > 0:
+        # 갱신 뒤이므로 학습률이 흔한 원인이지만, 입력이 아주 크면 학습률을 줄여도 같습니다(둘 다 알립니다).
+        largest = max((abs(float(v)) for x in X for v in x), default=0.0)
         return RuntimeError(
-            f"{step}번 스텝의 손실이 유한한 수가 아닙니다({loss!r}). 가중치가 발산했으므로 학습을 "
-            f"멈춥니다. 학습률(learning_rate={learning_rate!r})을 줄여(예: 10분의 1) 새 모델로 다시 "
-            f"학습하세요."
+            f"{step}번 스텝의 손실이 유한한 수가 아닙니다({loss!r}). 학습을 멈춥니다. 학습률"
+            f"(learning_rate={learning_rate!r})을 줄여(예: 10분의 1) 새 모델로 다시 학습하세요. 그래도 "
+            f"같으면 입력의 가장 큰 절댓값({largest:.3g})이 너무 크지 않은지 보고 입력의 크기를 줄이세요."
         )
     # 아직 한 번도 갱신하지 않았으므로 학습률은 원인이 아닙니다. 받은 값에서 원인을 찾습니다.
     found = _first_non_finite(X)  # y의 inf/NaN은 hinge_loss가 먼저 ValueError로 막습니다
