@@ -16,6 +16,7 @@ import secrets
 import stat
 import traceback
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -263,7 +264,7 @@ def _unreadable_weights(path: Path) -> Iterator[None]:
         raise PermissionError(
             f"가중치 파일 {path}을(를) 읽을 권한이 없습니다. 파일의 권한(ls -l, chmod)을 확인해 주세요."
         ) from error
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, AttributeError) as error:
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, AttributeError) as error:
         raise ValueError(
             f"{path}은(는) 가중치 파일(.npz)로 읽을 수 없습니다({_reason(error)}). "
             f"save_weights로 저장한 파일을 주세요."
