@@ -93,7 +93,6 @@ def test_a_file_that_is_not_a_zip_says_so_in_korean(tmp_path, content):
     assert "(ValueError)" not in str(info.value)
 
 
-
 def test_damaged_compressed_data_says_so_in_korean_and_keeps_the_weights(tmp_path):
     # 압축된 데이터의 첫 바이트들이 망가지면 zipfile은 zlib.error를 올립니다(rev60w). ValueError의
     # 한 갈래가 아니라서 한국어 오류로 바뀌지 않고 영어 그대로 나왔습니다.
@@ -114,6 +113,7 @@ def test_damaged_compressed_data_says_so_in_korean_and_keeps_the_weights(tmp_pat
     with pytest.raises(ValueError, match="가중치 파일\\(.npz\\)로 읽을 수 없습니다"):
         model.load_weights(path)
     assert_same(model, before)
+
 
 def test_single_npy_array_is_not_accepted(tmp_path):
     path = tmp_path / "weights.npy"
