@@ -89,6 +89,23 @@ def test_compiler_commands_that_differ_only_in_quoting_get_different_names(
     assert names[0] != names[1]
 
 
+def test_a_compiler_given_by_bare_name_is_hashed_with_its_path(fresh_cache, tmp_path, monkeypatch):
+    """rev60r: TINYGRAD_KO_CC=gcc처럼 이름만 주면 경로 없이 해시해, PATH에서 찾은 다른 프로그램(버전 줄이 같은)이
+    만든 라이브러리를 조용히 불러올 수 있었습니다. 55장은 이름에 경로까지 든다고 말합니다."""
+    names = []
+    for folder in ("one", "two"):
+        bin_dir = tmp_path / folder
+        bin_dir.mkdir()
+        fake = bin_dir / "mycc"
+        fake.write_text("#!/bin/sh\necho 'mycc version 1.0' >&2\n", encoding="utf-8")
+        fake.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+        monkeypatch.setenv("TINYGRAD_KO_CC", "mycc")
+        compiler.reset()
+        names.append(compiler.key_of(only_source()))
+    assert names[0] != names[1]
+
+
 def test_cache_is_bounded_and_evicts_the_least_recently_used(fresh_cache, monkeypatch):
     compute(2.0)
     one_kernel = sum(p.stat().st_size for p in fresh_cache.iterdir())

@@ -322,7 +322,9 @@ def _identity(cc: list[str]) -> tuple[str, bool]:
         version = [line.strip() for line in said if re.search(r"\bversion \d", line)][:1]
         gcc = any("gcc version" in line for line in said)
         # shlex.join: 인수의 경계까지 적습니다(`cc "-DA= -DB"`와 `cc -DA= -DB`가 같은 글이 되지 않게).
-        _state["identity"] = known = (list(cc), " ".join([shlex.join(cc), *version]), gcc)
+        # 이름만 준 명령(TINYGRAD_KO_CC=gcc)은 PATH에서 찾은 경로로 적습니다: 다른 폴더의 같은 이름과 가르려고.
+        named = [shutil.which(cc[0]) or cc[0], *cc[1:]]
+        _state["identity"] = known = (list(cc), " ".join([shlex.join(named), *version]), gcc)
     return known[1], known[2]
 
 
