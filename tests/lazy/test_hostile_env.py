@@ -217,6 +217,9 @@ def test_version_names_the_compiler_or_is_empty_without_one(fresh_cache, monkeyp
         "-ffinite-math-only",
         "-D__FAST_MATH__",
         "-D __FAST_MATH__=1",
+        "-mfpmath=387",
+        "-mfpmath=sse,387",
+        "-mfpmath=both",  # sse+387과 같은 뜻(gcc 설명서). rev61g: 이 철자만 빠져 있었습니다
     ],
 )
 def test_value_changing_flag_in_compiler_command_is_refused_in_korean(

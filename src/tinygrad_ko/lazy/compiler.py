@@ -121,7 +121,7 @@ def command() -> list[str] | None:
 VALUE_CHANGING = re.compile(
     r"-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math"
     r"|-ffinite-math-only|-fno-signed-zeros|-fno-honor-(nans|infinities)|-fapprox-func"
-    r"|-fcx-limited-range|-mdaz-ftz|-mrecip(=.*)?|-ffp-model=(fast|aggressive)|-mfpmath=.*387.*"
+    r"|-fcx-limited-range|-mdaz-ftz|-mrecip(=.*)?|-ffp-model=(fast|aggressive)|-mfpmath=(.*387.*|both)"
     r"|-D__FAST_MATH__(=.*)?"
 )
 
