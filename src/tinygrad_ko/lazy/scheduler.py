@@ -77,7 +77,8 @@ def _schedule_once(targets: list[LazyBuffer], forced: set[int]) -> tuple[list[Ke
     order = toposort(targets)  # 입력이 먼저 오게 늘어놓은 노드들(위상 정렬)
     cut: set[int] = set(forced)  # 버퍼에 쓸(커널의 출력이 될) 노드의 id
     moved: dict[int, tuple[LazyBuffer, View]] = {}  # 움직이기 노드 -> (버퍼 노드, 뷰)
-    depth: dict[int, int] = {}  # 원소별 노드 id -> 커널 안 깊이(셀 때 이미 잘린 입력은 세지 않음; 뒤에 잘려도 고쳐 세지 않음)
+    # 원소별 노드 id -> 커널 안 깊이. 셀 때 이미 잘린 입력은 빼고, 뒤에 잘려도 고쳐 세지 않습니다(52장).
+    depth: dict[int, int] = {}
     reads: dict[int, frozenset] = {}  # 원소별 노드 id -> 커널이 거기까지 읽는 (버퍼 id, 뷰)들
 
     def reads_of(node: LazyBuffer) -> frozenset:
