@@ -7,8 +7,8 @@
 - ``get_dot_graph(output, verbose=True)``: 출력 변수에서 창조자를 거꾸로 따라가며 만나는 변수와
   함수를 DOT의 노드로, 값이 흐르는 방향을 간선으로 적습니다. 변수는 주황색 타원, 함수는 하늘색
   상자입니다. ``verbose=True``이면 변수의 이름 옆에 모양과 dtype도 적습니다.
-- 그래프를 따라가는 방법은 역전파와 같습니다(함수 목록과 이미 본 함수의 집합). 다만 그림에는
-  순서가 상관없으므로 세대 순으로 정렬하지 않습니다.
+- 그래프를 따라가는 방법은 역전파와 같습니다(함수 목록과 이미 본 함수의 집합). 다만 그려지는
+  노드와 간선은 순서와 상관없으므로 세대 순으로 정렬하지 않습니다.
 
 이 텍스트를 파일로 저장해 Graphviz의 ``dot`` 명령(``dot graph.dot -T png -o graph.png``)에 넘기면
 그림이 됩니다.
@@ -54,7 +54,7 @@ def get_dot_graph(output, verbose=True):
     def add_func(f):
         if f not in seen_set:
             funcs.append(f)
-            seen_set.add(f)  # 그림에는 순서가 상관없어 세대 순으로 정렬하지 않습니다.
+            seen_set.add(f)  # 그려지는 노드와 간선은 순서와 상관없어 정렬하지 않습니다.
 
     add_func(output.creator)
     while funcs:
