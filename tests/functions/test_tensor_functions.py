@@ -6,7 +6,7 @@ import weakref
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tinygrad_ko as tg
@@ -45,7 +45,8 @@ def random_loss(calc, seed):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
-@settings(max_examples=15, deadline=None)
+# max·min은 값이 겹치는 배열이 흔해 near_kink가 많이 걸러 냅니다(의도한 것). 걸러 낸 비율의 검사만 끕니다.
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_first_derivatives_match_numerical_grad(name, data):
     label, datas, calc = data.draw(CASES[name])
@@ -60,7 +61,7 @@ def test_first_derivatives_match_numerical_grad(name, data):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_hessian_vector_products_match_differences_of_gradients(name, data):
     """(∇f(x + εv) - ∇f(x - εv)) / 2ε ≈ H v: create_graph로 구한 2계 미분을 1계 미분의 차분과 비교."""
