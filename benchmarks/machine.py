@@ -23,6 +23,20 @@ def cpu_model() -> str:
     return platform.processor() or "알 수 없음"
 
 
+# 같은 커널도 벡터 폭(SSE·AVX2·AVX-512, ARM은 NEON·SVE)에 따라 빠르기가 다르므로 표에 적습니다.
+SIMD_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "asimd", "sve")
+
+
+def simd_flags(cpuinfo: str) -> str:
+    """/proc/cpuinfo 의 첫 flags(x86) 또는 Features(ARM) 줄에서 벡터 확장만 골라 SIMD_FLAGS 순서로 돌려줍니다."""
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            present = set(value.split())
+            return " ".join(flag for flag in SIMD_FLAGS if flag in present) or "없음"
+    return "알 수 없음"
+
+
 def package_version(name: str) -> str | None:
     """설치된 배포판의 버전. 설치되어 있지 않으면 None."""
     try:
@@ -47,6 +61,13 @@ def git_commit() -> str:
     return f"{commit} (src/ 에 커밋하지 않은 변경 있음)" if dirty else commit
 
 
+def _read_cpuinfo() -> str:
+    try:
+        return Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+
+
 def load_average() -> str:
     try:
         return " / ".join(f"{v:.2f}" for v in os.getloadavg())
@@ -62,6 +83,7 @@ def describe() -> dict[str, str | None]:
     return {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="minutes"),
         "cpu": cpu_model(),
+        "simd": simd_flags(_read_cpuinfo()),
         "cores": f"논리 코어 {os.cpu_count()}개(이 프로세스가 쓸 수 있는 코어 {usable}개)",
         "os": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",

@@ -415,7 +415,7 @@ def render(results: dict, keys: list[str], sizes: Sizes, env: dict, settings: di
         versions.append(f"{label} {env[name]}" if env[name] else f"{label} 설치 안 됨")
     lines = [
         f"- 측정: {env['date']}, `{settings['command']}`",
-        f"- 기계: {env['cpu']}, {env['cores']}, {env['os']}",
+        f"- 기계: {env['cpu']}, 벡터 확장 {env.get('simd', '기록 없음')}, {env['cores']}, {env['os']}",
         f"- 파이썬: {env['python']}; " + ", ".join(versions),
         f"- 코드: 커밋 {env['commit']}",
         f"- 부하(load average 1/5/15분): 시작 {env['load_before']}, 끝 {env['load_after']}",
