@@ -594,6 +594,7 @@ def _compile(c_path, lib_path, flags: tuple[str, ...]) -> None:
         raise
 
 
+# --8<-- [end:compile]
 def _run_compiler(args: list[str], output) -> str:
     """컴파일러를 한 번 부르고 그 stderr를 돌려줍니다. 실패하거나 멈추면 `output`을 지우고 _CompileFailed."""
     try:
@@ -617,9 +618,6 @@ def _run_compiler(args: list[str], output) -> str:
             f"NumPy 백엔드로 계산합니다. 컴파일러의 메시지:\n{message}"
         )
     return done.stderr
-
-
-# --8<-- [end:compile]
 
 
 def _open(lib_path, key: str) -> object | None:
