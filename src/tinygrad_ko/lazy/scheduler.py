@@ -107,6 +107,7 @@ def _schedule_once(targets: list[LazyBuffer], forced: set[int]) -> tuple[list[Ke
             cut.add(id(node))
         return node, views.contiguous(node.shape)
 
+    # --8<-- [start:cut-loop]
     for node in order:
         if node.realized is not None or node.op == "const":
             continue
@@ -134,6 +135,7 @@ def _schedule_once(targets: list[LazyBuffer], forced: set[int]) -> tuple[list[Ke
                 depth[id(node)] = 0
         else:  # sum
             cut.add(id(node))
+    # --8<-- [end:cut-loop]
     results = {}
     for t in targets:
         if t.realized is not None:
