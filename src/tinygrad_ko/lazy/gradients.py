@@ -110,6 +110,7 @@ def backward(root: Tensor) -> None:
         return
     if root.record.inputs is None:
         raise messages.released()
+    # --8<-- [start:backward-loop]
     heap = [(-root.record.generation, 0, root.record)]
     pending = {root.record: seed}
     order, done = 1, []
@@ -130,6 +131,7 @@ def backward(root: Tensor) -> None:
             else:
                 pending[x.record] = pending[x.record] + gx
         done.append(record)
+    # --8<-- [end:backward-loop]
     for x, total in leaves.values():
         x.grad = total
     for record in done:  # 엔진처럼 그래프를 놓아 줍니다(붙잡은 입력과 출력).
