@@ -220,6 +220,8 @@ def test_version_names_the_compiler_or_is_empty_without_one(fresh_cache, monkeyp
         "-mfpmath=387",
         "-mfpmath=sse,387",
         "-mfpmath=both",  # sse+387과 같은 뜻(gcc 설명서). rev61g: 이 철자만 빠져 있었습니다
+        "-mpc32",  # rev67h: 링크에 crtprec32.o를 붙여 이 프로세스의 x87 정밀도(NumPy longdouble)를 바꿉니다
+        "-mpc64",
     ],
 )
 def test_value_changing_flag_in_compiler_command_is_refused_in_korean(

@@ -118,11 +118,12 @@ def command() -> list[str] | None:
 
 # 값을 NumPy(IEEE 754)와 다르게 바꾸는 gcc·clang의 옵션. -ffast-math, -Ofast,
 # -funsafe-math-optimizations는 링크에 닿으면 crtfastmath.o를 붙여, 이 프로세스의 NumPy까지 비정규수를 0으로 바꿉니다.
+# -mpc32·-mpc64도 링크에 crtprec32.o·crtprec64.o를 붙여 이 프로세스의 x87 정밀도(NumPy의 longdouble)를 바꿉니다.
 VALUE_CHANGING = re.compile(
     r"-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math"
     r"|-ffinite-math-only|-fno-signed-zeros|-fno-honor-(nans|infinities)|-fapprox-func"
     r"|-fcx-limited-range|-mdaz-ftz|-mrecip(=.*)?|-ffp-model=(fast|aggressive)|-mfpmath=(.*387.*|both)"
-    r"|-D__FAST_MATH__(=.*)?"
+    r"|-D__FAST_MATH__(=.*)?|-mpc(32|64)"
 )
 
 
