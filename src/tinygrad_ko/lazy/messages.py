@@ -87,7 +87,7 @@ def unknown_backend(name: object) -> ValueError:
 def no_compiler(from_environment: bool = False) -> RuntimeError:
     chosen = "환경 변수 TINYGRAD_KO_LAZY_BACKEND가 'c'를 골랐지만, " if from_environment else ""
     return RuntimeError(
-        f"{chosen}C 컴파일러(cc, gcc, clang)를 PATH에서 찾지 못해 C 백엔드를 쓸 수 없습니다. 리눅스라면 "
+        f"{chosen}C 컴파일러(cc, gcc, clang)를 PATH에서 찾지 못해 C 백엔드를 쓸 수 없습니다. 데비안·우분투라면 "
         "apt-get install gcc로 설치하거나, 환경 변수 TINYGRAD_KO_CC에 컴파일러를 주세요. 그동안은 "
         "'numpy' 백엔드가 같은 값을 계산합니다"
         + (
