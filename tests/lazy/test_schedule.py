@@ -135,6 +135,16 @@ def test_mermaid_drawing_groups_nodes_by_kernel():
     assert 'n0(["4×5"])' in text and '["mul 2<br/>4×5"]' in text
 
 
+def test_mermaid_draws_only_the_copied_view_in_a_copy_kernel():
+    """rev70a: 복사 커널(출력이 뷰)의 상자에 그 뷰의 입력 뷰까지 그려, 어느 연산도 읽지 않는 뷰가 상자 안에 있었습니다."""
+    x = lazy.Tensor(np.ones((2, 3), np.float32), requires_grad=True)
+    x.reshape(6).sum().backward()
+    ((kernel,),) = [lazy.schedule(x.grad)]
+    assert kernel.output.op == "expand"
+    box = lazy.to_mermaid(x.grad).split('subgraph k0["커널 0"]')[1].split("end")[0]
+    assert "expand" in box and "reshape" not in box
+
+
 def test_same_operation_on_same_inputs_is_computed_once():
     """w * w의 역전파는 gy * w를 두 번 만듭니다. 커널 안에서는 한 번만 계산합니다."""
     w = lazy.Tensor(np.ones(4), requires_grad=True)

@@ -38,7 +38,7 @@ def to_mermaid(*tensors) -> str:
 
 
 def _members(kernel, outputs: set[int]) -> list[LazyBuffer]:
-    """커널이 계산하는 노드: 출력에서 입력 쪽으로, 버퍼나 다른 커널의 출력에 닿기 전까지. 뷰(움직이기)에서 멈춥니다."""
+    """커널이 계산하거나 바로 읽는 노드: 출력에서 입력 쪽으로, 버퍼나 다른 커널의 출력에 닿기 전까지. 뷰(움직이기)에서 멈춥니다."""
     found, stack, seen = [], [kernel.output], set()
     while stack:
         node = stack.pop()
@@ -48,7 +48,8 @@ def _members(kernel, outputs: set[int]) -> list[LazyBuffer]:
         if node is not kernel.output and id(node) in outputs:
             continue  # 다른 커널이 버퍼에 써 둔 값
         found.append(node)
-        if node is kernel.output or node.op not in MOVEMENT:
+        # 뷰에서 멈춥니다. 복사 커널의 출력인 뷰도 그 입력 뷰를 읽지 않습니다.
+        if node.op not in MOVEMENT:
             stack.extend(node.srcs)
     return found
 
