@@ -181,6 +181,7 @@ def mul(x0, x1):
 # --8<-- [end:mul]
 
 
+# --8<-- [start:neg]
 class Neg(Function):
     """y = -x, 국소 미분은 -1입니다."""
 
@@ -193,6 +194,9 @@ class Neg(Function):
 
 def neg(x):
     return Neg()(x)
+
+
+# --8<-- [end:neg]
 
 
 # --8<-- [start:sub]
