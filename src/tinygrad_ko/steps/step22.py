@@ -53,7 +53,8 @@ class Variable(_previous.Variable):
     """NumPy 배열처럼 쓸 수 있는 상자입니다. ``set_creator``, ``cleargrad``, ``backward``는 18단계 그대로입니다."""
 
     # --8<-- [start:array_priority]
-    __array_priority__ = 200  # ndarray와 섞일 때 NumPy보다 Variable의 연산자가 먼저 불립니다.
+    # ndarray와 섞이면 NumPy가 물러나(NotImplemented) Variable의 반사 연산자가 불립니다.
+    __array_priority__ = 200
     # --8<-- [end:array_priority]
 
     # --8<-- [start:init]
