@@ -283,6 +283,7 @@ def add(x0, x1):
     return Add()(x0, x1)
 
 
+# --8<-- [start:mul]
 class Mul(_previous.Mul, Function):
     """y = x0 * x1. 브로드캐스트했으면 미분값을 입력의 모양으로 더합니다(``backward``만 바꿉니다)."""
 
@@ -293,6 +294,9 @@ class Mul(_previous.Mul, Function):
             gx0 = sum_to(gx0, x0.shape)
             gx1 = sum_to(gx1, x1.shape)
         return gx0, gx1
+
+
+# --8<-- [end:mul]
 
 
 def mul(x0, x1):
