@@ -75,6 +75,24 @@ def test_damaged_library_is_compiled_again(fresh_cache, damage):
     assert compiler.counters["compiled"] == before + 1
 
 
+def test_a_library_whose_machine_code_changed_but_whose_hash_matches_is_not_noticed(fresh_cache):
+    """55장의 한계: 불러오고 해시도 맞지만 기계어가 바뀐 파일은 알아채지 못합니다(바뀌면 이 시험과 그 문장을 함께 고칩니다)."""
+    compute(3.0)
+    other_key = compiler.key_of(lazy.source(lazy.schedule(lazy.Tensor(A) * 3.0 + 1.0)[0], "c"))
+    compute()
+    key = compiler.key_of(only_source())
+    lib = cache.paths(key)[1]
+    compiler.reset()
+    # ×3 커널의 기계어에, 적어 둔 해시만 ×2 커널의 것으로 바꿔 ×2 커널의 이름으로 둡니다(두 해시는 길이가 같습니다).
+    swapped = cache.paths(other_key)[1].read_bytes()
+    assert other_key.encode() in swapped
+    lib.write_bytes(swapped.replace(other_key.encode(), key.encode()))
+    before = dict(compiler.counters)
+    assert np.array_equal(compute(), A * 3.0 + 1.0)  # ×2를 부탁했지만 ×3의 값
+    assert compiler.counters["from_disk"] == before["from_disk"] + 1
+    assert compiler.counters["compiled"] == before["compiled"]
+
+
 def test_compiler_commands_that_differ_only_in_quoting_get_different_names(
     fresh_cache, monkeypatch
 ):
