@@ -2,7 +2,7 @@
 
 한 번 부를 때 한 시각(time step)을 계산합니다: x는 (배치, 입력 크기), 출력 h는 (배치, 은닉 크기).
 상태를 이어 가므로 시각이 지날수록 계산 그래프가 길어집니다. 잘린 역전파(truncated BPTT)에서는
-몇 시각마다 역전파한 뒤 `loss.unchain_backward()`(DeZero)나 `h.detach()`(PyTorch)로 그래프를 끊습니다.
+몇 시각마다 역전파한 뒤 그래프를 끊습니다: `backward(retain_graph=True)` 뒤의 `loss.unchain_backward()`(DeZero)나, `backward()` 뒤에 은닉 상태를 `h.detach()`로(PyTorch) 바꿉니다.
 `detach()`로 끊을 때 `LSTM`은 상태가 둘이라 `h`와 `c`를 모두 떼어 냅니다(44장의 연습 문제 2).
 
 가중치의 배치는 책과 같습니다: 입력 쪽 `Linear`는 편향이 있고, 은닉 상태 쪽 `Linear`는 편향이
