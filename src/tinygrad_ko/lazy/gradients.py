@@ -101,18 +101,29 @@ def backward(root: Tensor) -> None:
     if not root.requires_grad:
         raise messages.no_grad_root()
     seed = Tensor.from_lazy(graph.constant_buffer(np.ones((), root.dtype)))
-    leaves: dict[
-        int, list
-    ] = {}  # 말단 텐서 id -> [텐서, 이번 역전파까지의 grad]. 끝까지 성공하면 grad에 씁니다.
+    # 말단 텐서 id -> [텐서, 이번 역전파까지의 grad]. 끝까지 성공하면 grad에 씁니다.
+    leaves: dict[int, list] = {}
     if root.record is None:  # 말단 텐서 자신: 미분값은 시작값입니다.
         _accumulate(leaves, root, seed)
         root.grad = leaves[id(root)][1]
         return
     if root.record.inputs is None:
         raise messages.released()
-    # --8<-- [start:backward-loop]
-    heap = [(-root.record.generation, 0, root.record)]
-    pending = {root.record: seed}
+    done = _propagate(root.record, seed, leaves)
+    for x, total in leaves.values():
+        x.grad = total
+    for record in done:  # 엔진처럼 그래프를 놓아 줍니다(붙잡은 입력과 출력).
+        record.inputs = record.output = None
+
+
+# --8<-- [end:backward]
+
+
+# --8<-- [start:backward-loop]
+def _propagate(root: Record, seed: Tensor, leaves: dict) -> list[Record]:
+    """세대가 큰 기록부터(같으면 먼저 넣은 것부터) 규칙의 backward를 부르고, 거친 기록들을 돌려줍니다."""
+    heap = [(-root.generation, 0, root)]
+    pending = {root: seed}
     order, done = 1, []
     while heap:
         _, _, record = heapq.heappop(heap)
@@ -131,14 +142,10 @@ def backward(root: Tensor) -> None:
             else:
                 pending[x.record] = pending[x.record] + gx
         done.append(record)
-    # --8<-- [end:backward-loop]
-    for x, total in leaves.values():
-        x.grad = total
-    for record in done:  # 엔진처럼 그래프를 놓아 줍니다(붙잡은 입력과 출력).
-        record.inputs = record.output = None
+    return done
 
 
-# --8<-- [end:backward]
+# --8<-- [end:backward-loop]
 
 
 def _accumulate(leaves: dict, x: Tensor, gx: Tensor) -> None:
