@@ -11,14 +11,12 @@ import json
 import sys
 from importlib.resources import files
 
-import numpy as np
-
 from tinygrad_ko import no_grad
 
 from .config import GPTConfig, init_weights
 from .data import load_names
 from .tensor_model import TensorEngine, TensorGPT
-from .training import train
+from .training import name_order, train
 
 __all__ = [
     "loss_after_training",
@@ -46,30 +44,33 @@ def mean_loss(model, batch, size: int = 2000) -> float:
 def unseen_names(names, steps: int, seed: int) -> list[str]:
     """`train(..., steps, seed=seed)`이 한 번도 학습에 쓰지 않는 이름(목록의 순서대로). 목록에 두 번 든
     이름은 한쪽만 뽑혀도 학습한 이름이므로, 자리가 아니라 이름으로 뺍니다."""
-    if steps >= len(names):
-        return []
-    order = np.random.default_rng(seed).permutation(len(names))  # train이 처음 섞는 순서
-    used = {names[i] for i in order[:steps]}
+    used = {names[i] for i in name_order(len(names), steps, seed)}
     return [name for name in names if name not in used]
 
 
-def losses_after_training(data: str, final_norm: bool, seed: int) -> tuple[float, float]:
-    """`data`("ko" 또는 "en")로 정규화 자리 하나를 `STEPS`스텝 학습한 뒤의 평균 손실:
-    (이름 목록 전체, 학습에 쓰지 않은 이름만)."""
+def _trained(data: str, final_norm: bool, seed: int):
+    """`data`("ko" 또는 "en")로 정규화 자리 하나를 `STEPS`스텝 학습한 모델과 이름 목록, 토크나이저."""
     names, tokenizer = load_names(data)
     config = GPTConfig(tokenizer.vocab_size, final_norm=final_norm)
     engine = TensorEngine(TensorGPT(config, init_weights(config, seed)))
     train(engine, names, tokenizer, STEPS, seed=seed)
-    encode = tokenizer.encode
+    return engine.model, names, tokenizer
+
+
+def losses_after_training(data: str, final_norm: bool, seed: int) -> tuple[float, float]:
+    """학습한 뒤의 평균 손실: (이름 목록 전체, 학습에 쓰지 않은 이름만)."""
+    model, names, tokenizer = _trained(data, final_norm, seed)
+    unseen = unseen_names(names, STEPS, seed)
     return (
-        mean_loss(engine.model, [encode(n) for n in names]),
-        mean_loss(engine.model, [encode(n) for n in unseen_names(names, STEPS, seed)]),
+        mean_loss(model, [tokenizer.encode(n) for n in names]),
+        mean_loss(model, [tokenizer.encode(n) for n in unseen]),
     )
 
 
 def loss_after_training(data: str, final_norm: bool, seed: int) -> float:
-    """`data`("ko" 또는 "en")로 정규화 자리 하나를 `STEPS`스텝 학습한 뒤의 이름 목록 전체의 평균 손실."""
-    return losses_after_training(data, final_norm, seed)[0]
+    """학습한 뒤의 이름 목록 전체의 평균 손실(학습에 쓰지 않은 이름의 손실은 재지 않습니다)."""
+    model, names, tokenizer = _trained(data, final_norm, seed)
+    return mean_loss(model, [tokenizer.encode(n) for n in names])
 
 
 def saved_results() -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol, TextIO
 
 import numpy as np
@@ -18,7 +18,7 @@ from tinygrad_ko._checks import check_count, check_positive
 
 from .data import Tokenizer
 
-__all__ = ["Progress", "StepEngine", "ValueEngine", "linear_lr", "train"]
+__all__ = ["Progress", "StepEngine", "ValueEngine", "linear_lr", "name_order", "train"]
 
 
 class StepEngine(Protocol):
@@ -84,6 +84,16 @@ class Progress:
 
 
 # --8<-- [start:train]
+def name_order(count: int, steps: int, seed: int | None) -> Iterator[int]:
+    """`train`이 스텝마다 고르는 이름의 번호: 섞은 순서대로 하나씩, 한 바퀴를 다 돌면 다시 섞습니다."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(count)
+    for step in range(steps):
+        if step and step % count == 0:
+            order = rng.permutation(count)
+        yield order[step % count]
+
+
 def train(
     engine: StepEngine,
     names: Sequence[str],
@@ -97,13 +107,9 @@ def train(
     """이름을 섞어 한 스텝에 하나씩 `steps`번 학습하고, 스텝마다의 손실을 돌려줍니다."""
     steps = check_count("steps", steps)
     lr = check_positive("lr", lr)  # 음수나 nan 학습률은 가중치를 조용히 망칩니다
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(names))
     losses = []
-    for step in range(steps):
-        if step and step % len(names) == 0:
-            order = rng.permutation(len(names))  # 한 바퀴를 다 돌면 다시 섞습니다
-        ids = tokenizer.encode(names[order[step % len(names)]])
+    for step, index in enumerate(name_order(len(names), steps, seed)):
+        ids = tokenizer.encode(names[index])
         losses.append(engine.step(ids, linear_lr(lr, step, steps)))
         if not math.isfinite(
             losses[-1]
