@@ -12,14 +12,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _read_cpuinfo() -> str:
+    """리눅스의 /proc/cpuinfo. 없으면(다른 운영 체제) 빈 글."""
+    try:
+        return Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+
+
 def cpu_model() -> str:
     """/proc/cpuinfo 의 model name. 없으면(리눅스가 아니면) platform이 아는 이름을 씁니다."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
+    for line in _read_cpuinfo().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
     return platform.processor() or "알 수 없음"
 
 
@@ -59,13 +64,6 @@ def git_commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return "알 수 없음(git 없음)"
     return f"{commit} (src/ 에 커밋하지 않은 변경 있음)" if dirty else commit
-
-
-def _read_cpuinfo() -> str:
-    try:
-        return Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return ""
 
 
 def load_average() -> str:
